@@ -1,0 +1,7 @@
+"""`python -m spawnlint` entry point."""
+
+import sys
+
+from spawnlint.cli import main
+
+sys.exit(main())

@@ -1,0 +1,258 @@
+"""Find the project root, the files in scope (honouring .gitignore), the plugins they belong
+to, and each file's kind. Reads manifests only; never follows a path out of the project."""
+
+from __future__ import annotations
+
+import json
+import os
+import posixpath
+import subprocess
+from dataclasses import dataclass
+from fnmatch import fnmatch
+from pathlib import Path
+from typing import Any
+
+from spawnlint.model import FileKind, Finding, Problem
+
+_NOT_SEARCHED = ("readme", "changelog", "license", "licence", "contributing", "code_of_conduct", "security")
+_SKIP_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache"})
+_MANIFEST_BYTES = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Plugin:
+    root: str  # posix path relative to the project root; "" for the project itself
+    name: str | None  # None: agents are addressed by bare name (a `.claude/` folder, no manifest)
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    path: str  # posix, relative to the project root
+    kind: FileKind
+    plugin: Plugin
+    unit: str | None  # the command file or skill folder it belongs to
+
+
+@dataclass(frozen=True)
+class Discovery:
+    root: Path
+    files: tuple[SourceFile, ...]
+    plugins: tuple[Plugin, ...]
+    problems: tuple[Problem, ...]
+
+
+def find_root(start: Path) -> Path:
+    """The nearest enclosing git work tree, else the directory itself."""
+    start = start.resolve()
+    directory = start if start.is_dir() else start.parent
+    for candidate in (directory, *directory.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return directory
+
+
+def discover(root: Path, exclude: tuple[str, ...] = ()) -> Discovery:
+    problems: list[Problem] = []
+    paths = _list_files(root, problems)
+    paths = [p for p in paths if not any(fnmatch(p, pat) or p.startswith(pat.rstrip("/") + "/") for pat in exclude)]
+    plugins = _plugins(root, paths, problems)
+    skill_dirs = sorted({posixpath.dirname(p) for p in paths if posixpath.basename(p) == "SKILL.md"})
+    files = []
+    for path in paths:
+        kind = _kind(path, skill_dirs)
+        if kind is None:
+            continue
+        plugin = _plugin_of(path, plugins)
+        files.append(SourceFile(path, kind, plugin, _unit_of(path, kind, skill_dirs)))
+    return Discovery(root, tuple(files), tuple(plugins), tuple(problems))
+
+
+def _list_files(root: Path, problems: list[Problem]) -> list[str]:
+    listed = _git_files(root)
+    if listed is None:
+        listed = _walk(root)
+    real_root = os.path.realpath(root)
+    kept = []
+    for path in sorted(set(listed)):
+        full = root / path
+        if full.is_symlink():
+            try:
+                target = os.path.realpath(full, strict=True)
+            except (OSError, RuntimeError):
+                problems.append(_unreadable(path, "is a broken or looping symlink; not read"))
+                continue
+            if os.path.commonpath([real_root, target]) != real_root:
+                problems.append(_unreadable(path, "is a symlink to outside the project; not followed"))
+                continue
+            if os.path.isdir(target):
+                continue
+        kept.append(path)
+    return kept
+
+
+def _git_files(root: Path) -> list[str] | None:
+    if not (root / ".git").exists() and find_root(root) == root.resolve():
+        return None
+    try:
+        out = subprocess.run(
+            ["git", "-c", "core.quotepath=off", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "."],
+            cwd=root,
+            capture_output=True,
+            timeout=60,
+            check=True,
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    paths = [p for p in out.decode("utf-8", "surrogateescape").split("\0") if p]
+    return [p for p in paths if os.path.lexists(root / p)]
+
+
+def _walk(root: Path) -> list[str]:
+    found: list[str] = []
+    for directory, dirnames, filenames in os.walk(root, followlinks=False):
+        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS)
+        rel = Path(directory).relative_to(root)
+        for name in filenames:
+            found.append((rel / name).as_posix())
+    return found
+
+
+def _unreadable(path: str, why: str, line: int = 1) -> Problem:
+    return Problem("SL002", Finding(path, line, 1, f"{path} {why}"))
+
+
+def _kind(path: str, skill_dirs: list[str]) -> FileKind | None:
+    base = posixpath.basename(path)
+    stem = base.lower()
+    if stem.endswith(".py"):
+        return FileKind.PYTHON
+    if not stem.endswith((".md", ".markdown", ".mdx")):
+        return None
+    if stem.startswith(_NOT_SEARCHED):
+        return None
+    if _skill_dir_of(path, skill_dirs) is not None:
+        return FileKind.SKILL
+    parts = path.split("/")[:-1]
+    if "commands" in parts:
+        return FileKind.COMMAND
+    if "agents" in parts:
+        return FileKind.AGENT
+    return FileKind.MARKDOWN
+
+
+def _skill_dir_of(path: str, skill_dirs: list[str]) -> str | None:
+    best = None
+    for d in skill_dirs:
+        if d == "" or path.startswith(d + "/"):
+            if best is None or len(d) > len(best):
+                best = d
+    return best
+
+
+def _unit_of(path: str, kind: FileKind, skill_dirs: list[str]) -> str | None:
+    if kind is FileKind.SKILL:
+        return _skill_dir_of(path, skill_dirs)
+    if kind is FileKind.COMMAND:
+        return path
+    if kind is FileKind.AGENT:
+        return path
+    return None
+
+
+def _plugins(root: Path, paths: list[str], problems: list[Problem]) -> list[Plugin]:
+    found: dict[str, str | None] = {}
+    present = set(paths)
+    for path in paths:
+        if path.endswith(".claude-plugin/plugin.json") or path == ".claude-plugin/plugin.json":
+            plugin_root = posixpath.dirname(posixpath.dirname(path))
+            found[plugin_root] = _manifest_name(root, path) or posixpath.basename(plugin_root) or root.name
+        elif posixpath.basename(path) == "plugin.json" and "/.claude-plugin/" not in "/" + path:
+            plugin_root = posixpath.dirname(path)
+            name = _manifest_name(root, path)
+            if name and plugin_root not in found and _has_plugin_dirs(plugin_root, present):
+                found[plugin_root] = name
+    for path in paths:
+        if path.endswith(".claude-plugin/marketplace.json") or path == ".claude-plugin/marketplace.json":
+            for plugin_root, name in _marketplace_plugins(root, path, problems):
+                found.setdefault(plugin_root, name)
+    if any(p == ".claude" or p.startswith(".claude/") for p in paths):
+        found.setdefault(".claude", None)
+    plugins = [Plugin(r, n) for r, n in sorted(found.items())]
+    if "" not in found:
+        plugins.insert(0, Plugin("", None))
+    return plugins
+
+
+def _has_plugin_dirs(plugin_root: str, present: set[str]) -> bool:
+    prefix = plugin_root + "/" if plugin_root else ""
+    return any(p.startswith(prefix + d + "/") for p in present for d in ("commands", "agents", "skills"))
+
+
+def _read_json(root: Path, path: str) -> Any:
+    try:
+        with open(root / path, "rb") as handle:
+            data = handle.read(_MANIFEST_BYTES + 1)
+        if len(data) > _MANIFEST_BYTES:
+            return None
+        return json.loads(data.decode("utf-8-sig"))
+    except (OSError, ValueError, RecursionError):
+        return None
+
+
+def _manifest_name(root: Path, path: str) -> str | None:
+    data = _read_json(root, path)
+    name = data.get("name") if isinstance(data, dict) else None
+    return name.strip() if isinstance(name, str) and name.strip() else None
+
+
+def _marketplace_plugins(root: Path, path: str, problems: list[Problem]) -> list[tuple[str, str | None]]:
+    data = _read_json(root, path)
+    if not isinstance(data, dict) or not isinstance(data.get("plugins"), list):
+        return []
+    base = posixpath.dirname(posixpath.dirname(path))
+    metadata = data.get("metadata")
+    plugin_root_dir = metadata.get("pluginRoot") if isinstance(metadata, dict) else None
+    found: list[tuple[str, str | None]] = []
+    for entry in data["plugins"]:
+        if not isinstance(entry, dict):
+            continue
+        source = entry.get("source")
+        if isinstance(source, dict):
+            source = source.get("path") if source.get("source") in ("local", "path", "directory") else None
+        if not isinstance(source, str) or "://" in source or source.startswith(("git@", "github:")):
+            continue
+        prefix = plugin_root_dir if isinstance(plugin_root_dir, str) and not source.startswith((".", "/")) else ""
+        joined = posixpath.normpath(posixpath.join(base, prefix, source))
+        if source.startswith("/") or joined == ".." or joined.startswith("../"):
+            problems.append(
+                _unreadable(
+                    path,
+                    f"lists plugin source {json.dumps(source)}, which resolves outside the project;"
+                    " refused, not read",
+                    _line_of(root, path, source),
+                )
+            )
+            continue
+        name = entry.get("name")
+        found.append(("" if joined == "." else joined, name if isinstance(name, str) else None))
+    return found
+
+
+def _line_of(root: Path, path: str, needle: str) -> int:
+    try:
+        text = (root / path).read_text("utf-8-sig", errors="replace")
+    except OSError:
+        return 1
+    for number, line in enumerate(text.splitlines(), start=1):
+        if json.dumps(needle) in line or needle in line:
+            return number
+    return 1
+
+
+def _plugin_of(path: str, plugins: list[Plugin]) -> Plugin:
+    best = plugins[0]
+    for plugin in plugins:
+        if plugin.root == "" or path.startswith(plugin.root + "/"):
+            if len(plugin.root) >= len(best.root):
+                best = plugin
+    return best

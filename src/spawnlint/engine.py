@@ -1,0 +1,65 @@
+"""The pipeline, one way: discover → parse → build project → rules. Filtering and reporting
+happen after, in suppress.py and report/."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from spawnlint.config import Settings
+from spawnlint.discover import Discovery, SourceFile, discover
+from spawnlint.model import Diagnostic, FileKind, Finding, ParsedFile, Problem, Project, Severity
+from spawnlint.parse import decode, parse_text
+from spawnlint.project import build_project
+from spawnlint.rules import RULES
+
+
+@dataclass(frozen=True)
+class Result:
+    project: Project
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def lint(root: Path, settings: Settings) -> Result:
+    discovery = discover(root, settings.exclude)
+    parsed = parse_all(discovery, settings)
+    project = build_project(discovery, parsed, settings)
+    return Result(project, run_rules(project, settings))
+
+
+def parse_all(discovery: Discovery, settings: Settings) -> dict[str, ParsedFile]:
+    parsed = {}
+    for source in discovery.files:
+        result = parse_source(discovery.root, source, settings)
+        if result is not None:
+            parsed[source.path] = result
+    return parsed
+
+
+def parse_source(root: Path, source: SourceFile, settings: Settings) -> ParsedFile | None:
+    if source.kind is FileKind.PYTHON:
+        return None  # Python spawn sites are read by parse/python.py (its own issue)
+    try:
+        with open(root / source.path, "rb") as handle:
+            data = handle.read(settings.max_file_bytes + 1)
+    except OSError as exc:
+        why = exc.strerror or type(exc).__name__
+        return _unreadable(source, f"cannot be read ({why})")
+    text, problem = decode(source.path, data, settings.max_file_bytes)
+    if text is None:
+        return ParsedFile(source.path, source.kind, problems=(problem,) if problem else ())
+    return parse_text(source.path, text, source.kind)
+
+
+def _unreadable(source: SourceFile, why: str) -> ParsedFile:
+    problem = Problem("SL002", Finding(source.path, 1, 1, f"{source.path} {why}"))
+    return ParsedFile(source.path, source.kind, problems=(problem,))
+
+
+def run_rules(project: Project, settings: Settings) -> tuple[Diagnostic, ...]:
+    found: set[Diagnostic] = set()
+    for rule in RULES:
+        severity = Severity(settings.severity.get(rule.code, rule.severity.value))
+        for f in rule.check(project):
+            found.add(Diagnostic(f.path, f.line, f.column, rule.code, f.message, severity, f.related))
+    return tuple(sorted(found))

@@ -1,0 +1,272 @@
+"""The frozen records that flow through the pipeline: parsed files, agents, spawn sites, units,
+the project, and diagnostics."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Mapping
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+class ValueKind(str, Enum):
+    LITERAL = "literal"  # a quoted or unmistakable literal: "shop:critic", code-reviewer
+    BARE = "bare"  # an unquoted identifier: a literal in pseudo-code, a variable in real code
+    PLACEHOLDER = "placeholder"  # {area}-reviewer, <agent-name>, [primary specialist], $AGENT
+    DYNAMIC = "dynamic"  # task.agent_type, f"{x}", a call
+
+
+class FileKind(str, Enum):
+    AGENT = "agent"
+    COMMAND = "command"
+    SKILL = "skill"  # any markdown file inside a skill folder
+    MARKDOWN = "markdown"  # other markdown searched for spawn sites
+    PYTHON = "python"
+    MANIFEST = "manifest"
+
+
+@dataclass(frozen=True, order=True)
+class Location:
+    path: str
+    line: int
+    column: int = 1
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """What a rule yields; the engine stamps code and severity onto it."""
+
+    path: str
+    line: int
+    column: int
+    message: str
+    related: tuple[Location, ...] = ()
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A parse-stage problem (SL001/SL002), carried to the rule that reports it."""
+
+    code: str
+    finding: Finding
+
+
+@dataclass(frozen=True, order=True)
+class Diagnostic:
+    path: str
+    line: int
+    column: int
+    code: str
+    message: str
+    severity: Severity
+    related: tuple[Location, ...] = ()
+
+
+@dataclass(frozen=True)
+class Param:
+    key: str
+    value: str
+    kind: ValueKind
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
+class SpawnSite:
+    path: str
+    line: int
+    column: int
+    form: str  # "F1".."F10"
+    tool: str | None  # "Agent", "Task" or None when the form does not name it
+    subagent_type: Param | None
+    name: Param | None  # None when no name is attached to the spawn
+    team_name: Param | None
+    prompt: str | None
+    confidence: str  # "high" or "medium"
+    section_mentions_send_message: bool
+
+    @property
+    def is_named(self) -> bool:
+        return self.name is not None
+
+    @property
+    def is_fork(self) -> bool:
+        return self.form == "F9"
+
+
+@dataclass(frozen=True)
+class ToolList:
+    """A parsed `tools`/`disallowedTools` value. `names` is None for `*` (every tool)."""
+
+    names: frozenset[str] | None
+    raw: tuple[str, ...]
+    line: int
+
+    def includes(self, tool: str) -> bool:
+        return self.names is None or tool in self.names
+
+
+@dataclass(frozen=True)
+class Sentence:
+    line: int
+    end_line: int
+    column: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Section:
+    start_line: int
+    end_line: int  # inclusive
+    level: int  # 0 for the text before the first heading
+
+
+@dataclass(frozen=True)
+class Suppressions:
+    file_ignored: bool = False
+    # line -> codes (empty tuple = every code)
+    by_line: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+
+    def covers(self, line: int, code: str) -> bool:
+        if self.file_ignored:
+            return True
+        codes = self.by_line.get(line)
+        if codes is None:
+            return False
+        return not codes or any(code.startswith(c) for c in codes)
+
+
+@dataclass(frozen=True)
+class AgentRecord:
+    """An agent definition as one file states it (plugin-independent)."""
+
+    path: str
+    name: str
+    name_line: int
+    tools: ToolList | None  # None: no `tools` key, the agent inherits every tool
+    disallowed: ToolList | None
+    mentions_send_message: bool
+    report_lines: tuple[tuple[int, int], ...]  # (line, column) of body lines telling it to report
+
+
+@dataclass(frozen=True)
+class UnitFrontmatter:
+    """The frontmatter keys of a command or skill file that the rules need."""
+
+    disallowed_tools: ToolList | None
+
+
+@dataclass(frozen=True)
+class ParsedFile:
+    path: str
+    kind: FileKind
+    agent: AgentRecord | None = None
+    unit_frontmatter: UnitFrontmatter | None = None
+    sites: tuple[SpawnSite, ...] = ()
+    sentences: tuple[Sentence, ...] = ()
+    sections: tuple[Section, ...] = ()
+    suppressions: Suppressions = Suppressions()
+    problems: tuple[Problem, ...] = ()
+
+
+@dataclass(frozen=True)
+class Agent:
+    """An agent of the project (or a built-in) under its full id."""
+
+    id: str
+    name: str
+    path: str | None  # None for built-ins
+    name_line: int
+    tools: ToolList | None
+    disallowed: ToolList | None
+    mentions_send_message: bool
+    report_lines: tuple[tuple[int, int], ...]
+    builtin: bool = False
+
+    @property
+    def can_report(self) -> bool:
+        if self.disallowed is not None and self.disallowed.includes("SendMessage"):
+            return False
+        return self.tools is None or self.tools.includes("SendMessage")
+
+    @property
+    def channel_line(self) -> int:
+        """The frontmatter line that removes (or would have to grant) SendMessage."""
+        if self.disallowed is not None and self.disallowed.includes("SendMessage"):
+            return self.disallowed.line
+        if self.tools is not None:
+            return self.tools.line
+        return self.name_line
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """What a spawn site's subagent_type refers to."""
+
+    # "resolved", "default" (no subagent_type: general-purpose), "ambiguous", "unknown",
+    # "external" (a configured agent of another plugin), "placeholder", "dynamic"
+    status: str
+    agents: tuple[Agent, ...] = ()
+
+    @property
+    def agent(self) -> Agent | None:
+        return self.agents[0] if len(self.agents) == 1 else None
+
+
+@dataclass(frozen=True)
+class Spawn:
+    site: SpawnSite
+    unit: str | None  # the id of the unit holding the site
+    target: Resolution
+
+
+@dataclass(frozen=True)
+class Unit:
+    id: str  # the command file's path, or the skill folder's path
+    kind: str  # "command", "skill" or "agent"
+    main_file: str
+    files: tuple[str, ...]
+    spawns: tuple[Spawn, ...]  # every site in the unit, forks included
+    rule_sentences: tuple[tuple[str, Sentence], ...]
+    disallowed_tools: ToolList | None
+
+    @property
+    def spawning_sites(self) -> tuple[Spawn, ...]:
+        return tuple(s for s in self.spawns if not s.site.is_fork)
+
+    @property
+    def is_spawning(self) -> bool:
+        return bool(self.spawning_sites)
+
+    @property
+    def carries_rule(self) -> bool:
+        return bool(self.rule_sentences)
+
+
+@dataclass(frozen=True)
+class Project:
+    root: str
+    files: Mapping[str, ParsedFile]
+    agents: tuple[Agent, ...]
+    agent_index: Mapping[str, tuple[Agent, ...]]
+    duplicate_agents: tuple[tuple[Agent, Agent], ...]
+    units: tuple[Unit, ...]
+    spawns: tuple[Spawn, ...]
+    uncovered: Mapping[str, tuple[Spawn, ...]]  # unit id -> spawn sites the no-name rule misses
+    known_names: tuple[str, ...]  # for SL301 suggestions
+    problems: tuple[Problem, ...]
+
+
+def section_of(sections: tuple[Section, ...], line: int) -> Section | None:
+    """The innermost section holding a 1-based line: the one under the nearest heading above."""
+    best: Section | None = None
+    for section in sections:
+        if section.start_line <= line <= section.end_line:
+            if best is None or section.start_line >= best.start_line:
+                best = section
+    return best

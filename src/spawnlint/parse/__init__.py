@@ -1,0 +1,168 @@
+"""Per-file parsing: a pure function of a file's bytes, its kind and the few settings that
+affect it. Bad input becomes a problem (SL001/SL002) on the parsed file, never an exception."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from spawnlint.model import (
+    AgentRecord,
+    FileKind,
+    Finding,
+    Param,
+    ParsedFile,
+    Problem,
+    SpawnSite,
+    Suppressions,
+    ToolList,
+    UnitFrontmatter,
+)
+from spawnlint.parse.frontmatter import Frontmatter, parse_tool_list, split_frontmatter
+from spawnlint.parse.spawn_syntax import classify
+
+_SUPPRESS_MD = re.compile(r"<!--\s*spawnlint:\s*(ignore-file|ignore)(?:\[([^\]]*)\])?\s*-->")
+_SUPPRESS_HASH = re.compile(r"#\s*spawnlint:\s*(ignore-file|ignore)(?:\[([^\]]*)\])?")
+
+
+def decode(path: str, data: bytes, max_bytes: int) -> tuple[str | None, Problem | None]:
+    """UTF-8 text (a BOM is fine), or the SL002 problem that says why not."""
+    def problem(why: str) -> tuple[None, Problem]:
+        return None, Problem("SL002", Finding(path, 1, 1, why))
+
+    if len(data) > max_bytes:
+        return problem(f"file is {len(data)} bytes, over the {max_bytes}-byte cap; not checked")
+    if b"\x00" in data:
+        return problem("file is binary (it holds NUL bytes), not UTF-8 text; not checked")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        return problem(
+            f"file is not UTF-8 (invalid byte 0x{data[exc.start]:02x} at offset {exc.start});"
+            " re-save it as UTF-8"
+        )
+    return text, None
+
+
+def parse_text(path: str, text: str, kind: FileKind) -> ParsedFile:
+    from spawnlint.parse.markdown import analyse
+
+    lines = text.splitlines()
+    frontmatter, body_start = split_frontmatter(lines)
+    problems: list[Problem] = []
+    agent = None
+    unit_fm = None
+    fork: list[SpawnSite] = []
+    if frontmatter is not None and kind in (FileKind.AGENT, FileKind.COMMAND, FileKind.SKILL):
+        is_agent = kind is FileKind.AGENT and isinstance(frontmatter.data.get("name"), str)
+        if kind is not FileKind.AGENT or is_agent:
+            problems.extend(_frontmatter_problems(path, frontmatter))
+    facts = analyse(path, lines, body_start)
+    if frontmatter is not None and kind is FileKind.AGENT:
+        agent = _agent(path, frontmatter, facts.mentions_send_message, facts.report_lines, problems)
+    if frontmatter is not None and kind in (FileKind.COMMAND, FileKind.SKILL):
+        unit_fm = UnitFrontmatter(_tools(path, frontmatter, ("disallowed-tools", "disallowedTools"), problems))
+        fork = _fork_site(path, frontmatter, lines)
+    return ParsedFile(
+        path=path,
+        kind=kind,
+        agent=agent,
+        unit_frontmatter=unit_fm,
+        sites=tuple(fork) + facts.sites,
+        sentences=facts.sentences,
+        sections=facts.sections,
+        suppressions=suppressions(lines, markdown=True),
+        problems=tuple(problems),
+    )
+
+
+def _frontmatter_problems(path: str, fm: Frontmatter) -> list[Problem]:
+    out = []
+    for line, why in fm.errors:
+        out.append(Problem("SL001", Finding(path, line, 1, f"{why}; read leniently line by line")))
+    return out
+
+
+def _agent(
+    path: str,
+    fm: Frontmatter,
+    mentions: bool,
+    report_lines: tuple[tuple[int, int], ...],
+    problems: list[Problem],
+) -> AgentRecord | None:
+    name = fm.data.get("name")
+    if not isinstance(name, str) or not name.strip():
+        return None  # README, resources and module docs live under agents/ too
+    tools = _tools(path, fm, ("tools",), problems)
+    disallowed = _tools(path, fm, ("disallowedTools", "disallowed-tools", "disallowed_tools"), problems)
+    return AgentRecord(
+        path=path,
+        name=name.strip(),
+        name_line=fm.key_lines.get("name", 1),
+        tools=tools,
+        disallowed=disallowed,
+        mentions_send_message=mentions,
+        report_lines=report_lines,
+    )
+
+
+def _tools(path: str, fm: Frontmatter, keys: tuple[str, ...], problems: list[Problem]) -> ToolList | None:
+    key = next((k for k in keys if k in fm.data), None)
+    if key is None:
+        return None
+    line = fm.key_lines.get(key, 1)
+    tools, problem = parse_tool_list(fm.data[key], line)
+    if problem:
+        problems.append(
+            Problem("SL001", Finding(path, line, 1, f"`{key}` {problem}; it is ignored"))
+        )
+    return tools
+
+
+def _fork_site(path: str, fm: Frontmatter, lines: list[str]) -> list[SpawnSite]:
+    """F9: `context: fork` runs the unit inside a subagent of type `agent:` (general-purpose)."""
+    context: Any = fm.data.get("context")
+    if not isinstance(context, str) or context.strip() != "fork":
+        return []
+    agent: Any = fm.data.get("agent")
+    subagent_type = None
+    line = fm.key_lines.get("context", 1)
+    if isinstance(agent, str) and agent.strip():
+        line = fm.key_lines.get("agent", line)
+        raw = lines[line - 1]
+        column = raw.find(agent.strip()) + 1 if agent.strip() in raw else 1
+        value, kind = classify(agent.strip())
+        subagent_type = Param("subagent_type", value, kind, line, max(column, 1))
+    return [
+        SpawnSite(
+            path=path,
+            line=line,
+            column=1,
+            form="F9",
+            tool=None,
+            subagent_type=subagent_type,
+            name=None,
+            team_name=None,
+            prompt=None,
+            confidence="high",
+            section_mentions_send_message=False,
+        )
+    ]
+
+
+def suppressions(lines: list[str], markdown: bool) -> Suppressions:
+    pattern = _SUPPRESS_MD if markdown else _SUPPRESS_HASH
+    by_line: dict[int, tuple[str, ...]] = {}
+    file_ignored = False
+    for number, line in enumerate(lines, start=1):
+        matches = list(pattern.finditer(line))
+        if markdown:
+            matches += list(_SUPPRESS_HASH.finditer(line)) if line.lstrip().startswith("#") else []
+        for m in matches:
+            if m.group(1) == "ignore-file":
+                file_ignored = True
+                continue
+            codes = tuple(c.strip().upper() for c in (m.group(2) or "").split(",") if c.strip())
+            for target in (number, number + 1):
+                by_line[target] = by_line.get(target, ()) + codes if codes else ()
+    return Suppressions(file_ignored, by_line)

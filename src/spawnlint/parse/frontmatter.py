@@ -1,0 +1,176 @@
+"""YAML frontmatter of agents, commands and skills: strict reading, a lenient line-based
+fallback (Claude Code loads agents whose frontmatter is not valid YAML), and the
+`tools`/`disallowedTools` grammar."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from spawnlint.model import ToolList
+
+try:  # the C loader is several times faster when PyYAML was built with libyaml
+    _Loader: Any = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover - depends on the PyYAML build
+    _Loader = yaml.SafeLoader
+
+_KEY_LINE = re.compile(r"^([A-Za-z_][\w-]*)\s*:(.*)$")
+_MAX_FRONTMATTER_CHARS = 256 * 1024
+
+
+@dataclass(frozen=True)
+class Frontmatter:
+    data: dict[str, Any]  # strict YAML when it loaded, else the lenient reading
+    key_lines: dict[str, int]  # top-level key -> 1-based file line
+    start_line: int  # the opening `---`
+    end_line: int  # the closing `---` (or the last line read when it is not closed)
+    errors: tuple[tuple[int, str], ...]  # (file line, what is wrong)
+
+
+def split_frontmatter(lines: list[str]) -> tuple[Frontmatter | None, int]:
+    """Find and read the frontmatter. Returns it and the index of the first body line."""
+    if not lines or lines[0].rstrip() != "---":
+        return None, 0
+    close = next((i for i in range(1, len(lines)) if lines[i].rstrip() in ("---", "...")), None)
+    errors: list[tuple[int, str]] = []
+    if close is None:
+        errors.append((1, "frontmatter has no closing `---`"))
+        block = _unclosed_block(lines)
+        body_start = 1 + len(block)
+    else:
+        block = lines[1:close]
+        body_start = close + 1
+    key_lines = _key_lines(block)
+    data = _strict(block, errors) if close is not None else None
+    if data is None:
+        data = _lenient(block)
+    return (
+        Frontmatter(data, key_lines, 1, body_start, tuple(errors)),
+        body_start,
+    )
+
+
+def _unclosed_block(lines: list[str]) -> list[str]:
+    """Without a closing `---`, read the leading run of YAML-looking lines."""
+    block: list[str] = []
+    for line in lines[1:]:
+        if not line.strip() or not (_KEY_LINE.match(line) or line[:1] in (" ", "\t", "-")):
+            break
+        block.append(line)
+    return block
+
+
+def _key_lines(block: list[str]) -> dict[str, int]:
+    found: dict[str, int] = {}
+    for offset, line in enumerate(block):
+        m = _KEY_LINE.match(line)
+        if m and m.group(1) not in found:
+            found[m.group(1)] = offset + 2  # +1 for the opening `---`, +1 for 1-based
+    return found
+
+
+def _strict(block: list[str], errors: list[tuple[int, str]]) -> dict[str, Any] | None:
+    text = "\n".join(block)
+    if len(text) > _MAX_FRONTMATTER_CHARS:
+        errors.append((1, "frontmatter is too large to read as YAML"))
+        return None
+    try:
+        data = yaml.load(text, Loader=_Loader)  # noqa: S506 - a safe loader
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 2 if mark is not None else 1
+        problem = exc.problem or exc.context or "invalid YAML"
+        errors.append((line, f"frontmatter is not valid YAML ({problem})"))
+        return None
+    except (yaml.YAMLError, RecursionError, ValueError) as exc:
+        errors.append((1, f"frontmatter is not valid YAML ({type(exc).__name__})"))
+        return None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        errors.append((2, "frontmatter is not a mapping of keys to values"))
+        return None
+    return {str(k): v for k, v in data.items()}
+
+
+def _lenient(block: list[str]) -> dict[str, Any]:
+    """Line-based reading: top-level `key: value` lines and block lists under them."""
+    data: dict[str, Any] = {}
+    current: str | None = None
+    for line in block:
+        m = _KEY_LINE.match(line)
+        if m:
+            current = m.group(1)
+            value = m.group(2).strip()
+            data.setdefault(current, _unquote(value) if value else None)
+            continue
+        item = re.match(r"^\s+-\s+(.*)$", line) or re.match(r"^-\s+(.*)$", line)
+        if item and current is not None and data.get(current) in (None, []):
+            data[current] = []
+        if item and current is not None and isinstance(data.get(current), list):
+            data[current].append(_unquote(item.group(1).strip()))
+    return data
+
+
+def _unquote(value: str) -> str:
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+        return value[1:-1]
+    return value
+
+
+def parse_tool_list(value: Any, line: int) -> tuple[ToolList | None, str | None]:
+    """Read a `tools`-style value. Returns (tools, problem); tools None means the key says
+    nothing (null), so the agent inherits every tool."""
+    if value is None:
+        return None, None
+    if isinstance(value, str):
+        entries = _split_tool_string(value)
+    elif isinstance(value, list):
+        if not all(isinstance(v, str) for v in value):
+            return None, "is not a flat list of tool names"
+        entries = [e for v in value for e in _split_tool_string(v)]
+    else:
+        return None, f"is a {type(value).__name__}, not a string or a list of tool names"
+    entries = [_unquote(e.strip()) for e in entries if e.strip()]
+    names = {e.split("(", 1)[0].strip() for e in entries}
+    if "*" in names:
+        return ToolList(None, tuple(entries), line), None
+    return ToolList(frozenset(names), tuple(entries), line), None
+
+
+def _split_tool_string(text: str) -> list[str]:
+    """Split `Read, Grep`, `Read Grep` or `[Read, Bash(git add:*)]` at top-level separators."""
+    text = text.strip()
+    if text.startswith("[") and text.endswith("]"):
+        text = text[1:-1]
+    has_comma = _top_level_index(text, ",") >= 0
+    parts: list[str] = []
+    depth = 0
+    current: list[str] = []
+    for ch in text:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth = max(0, depth - 1)
+        if depth == 0 and (ch == "," or (not has_comma and ch.isspace())):
+            parts.append("".join(current))
+            current = []
+            continue
+        current.append(ch)
+    parts.append("".join(current))
+    return [p for p in parts if p.strip()]
+
+
+def _top_level_index(text: str, sep: str) -> int:
+    depth = 0
+    for i, ch in enumerate(text):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth = max(0, depth - 1)
+        elif ch == sep and depth == 0:
+            return i
+    return -1

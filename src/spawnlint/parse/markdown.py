@@ -1,0 +1,604 @@
+"""Command, skill, agent and reference markdown: the block structure (markdown-it-py), the
+spawn sites of forms F1–F5 and F9, sentences for the no-name rule, sections, and what an
+agent's body says about reporting."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+from spawnlint.model import Param, Section, Sentence, SpawnSite, ValueKind, section_of
+from spawnlint.parse.rule_sentence import is_rule_sentence
+from spawnlint.parse.spawn_syntax import (
+    PARAM_KEYS,
+    LineIndex,
+    Match,
+    RawParam,
+    classify,
+    find_calls,
+    find_objects,
+    is_absent,
+    is_spawn_params,
+    split_params,
+)
+
+_MD = MarkdownIt("commonmark")
+
+_BLOCK_HEADER = re.compile(
+    r"^(?P<indent>\s*)(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*|__)?(?:use\s+(?:the\s+)?)?"
+    r"(?:(?P<tool>Task|Agent)(?:\s+tool)?(?:\s+(?:invocation|call|parameters|params))?"
+    r"|Subagent)(?:\s*\((?P<type>[^)]*)\))?(?:\*\*|__)?\s*:(?:\*\*|__)?\s*$",
+    re.IGNORECASE,
+)
+_KV_LINE = re.compile(r"^(?P<indent>\s*)(?:[-*+]\s+)?(?P<key>[a-z_]+)\s*:")
+_SUBAGENT_KV = re.compile(r"^\s*(?:[-*+]\s+)?subagent_type\s*:")
+_PARAM_ITEM = re.compile(
+    r"^\s*(?:[-*+]|\d+[.)])\s+(?:`|\*\*|__)?(?P<key>[a-z_]+)(?:`|\*\*|__)?"
+    r"(?:\s*(?:[:=—–]|-\s|\bis\b|\bset to\b|\bas\b))?\s*(?P<value>.*)$"
+)
+_PARAM_ITEM_INLINE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+`(?P<key>[a-z_]+)\s*[:=]\s*(?P<value>[^`]*)`")
+_TOOL_MENTION = re.compile(
+    r"\b(?:Agent|Task)\s+tool\b|`(?:Agent|Task)`|\b(?:Agent|Task)\s*\(|\btool\s+`?(?:Agent|Task)\b"
+)
+_SPAWN_VERB = re.compile(
+    r"\b(?:spawn|launch|dispatch|start|invoke|delegate|create|run|call|use)\w*\b", re.IGNORECASE
+)
+_AGENT_WORD = re.compile(r"\b(?:sub-?agents?|agents?|teammates?|workers?)\b", re.IGNORECASE)
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+_SPAN_KV = re.compile(r"^\s*([a-z_]+)\s*[=:]\s*(.+?)\s*$", re.DOTALL)
+_SPAN_KEY_THEN_VALUE = re.compile(
+    r"`(?P<key>subagent_type|name|team_name)`\s*(?:set\s+to|=|:|as|of|to)\s*`(?P<value>[^`\n]+)`"
+)
+_FORBID = re.compile(
+    r"\b(?:never|do\s+not|don[’']?t|must\s+not|mustn[’']?t|without|omit\w*|no)\b", re.IGNORECASE
+)
+_NEGATED_VALUE = re.compile(
+    r"^\W*(?:omit\w*|none|n/a|never|do\s+not|don[’']?t|not\s+set|leave\b|unset|no\b|-\s*$)",
+    re.IGNORECASE,
+)
+_STRONG_COUNTER = re.compile(
+    r"❌|✗|✘|🚫|⛔|\bWRONG\b|\bBAD\b|\bINCORRECT\b|anti-?patterns?\b|\bwrong\s*:|\bbad\s*:"
+    r"|\bincorrect\s*:|\bbroken\s*:|\bwrong\s+(?:way|example|usage)|\bbad\s+(?:example|usage)",
+    re.IGNORECASE,
+)
+_LEAD_COUNTER = re.compile(
+    r"^\s*(?:[#>*_\-+]|//|<!--|\d+[.)])*\s*(?:\*\*|__)?\s*"
+    r"(?:wrong|bad|incorrect|broken|avoid|don[’']?t|do\s+not|never)\b",
+    re.IGNORECASE,
+)
+_WEAK_COUNTER = re.compile(r"\b(?:don[’']?t|do\s+not|never|avoid)\b", re.IGNORECASE)
+_COMMENT_LINE = re.compile(r"^\s*(?:#|//|<!--|--|/\*|\*)")
+_SEND_MESSAGE = re.compile(r"\bSendMessage\b")
+_NOT_THE_TOOL = re.compile(
+    r"\.\s*SendMessage\b|\bSendMessage\s*\(\s*[\"'][A-Z]|SendMessageOptions|SendMessageUpwards"
+    r"|\bgameObject\b|MonoBehaviour|\bUnity\b",
+)
+_REPORT_WORDS = re.compile(
+    r"\b(?:report|send|return|deliver|notify|reply|respond|result|results|finding|findings|answer"
+    r"|summary|lead|team-lead|parent|orchestrator|coordinator|main|message|use|call|tool)\b",
+    re.IGNORECASE,
+)
+_HEADING_IN_TEXT = re.compile(r"^\s{0,3}(#{1,6})\s")
+
+
+@dataclass(frozen=True)
+class Block:
+    kind: str  # "fence", "code", "paragraph", "html"
+    start: int  # 0-based index of the first line of the block's text
+    end: int  # 0-based, exclusive
+    fence_open: int | None  # 0-based line of the opening fence, for "fence"
+
+
+@dataclass(frozen=True)
+class Structure:
+    lines: list[str]
+    blocks: tuple[Block, ...]
+    headings: tuple[tuple[int, int, str], ...]  # (0-based line, level, text)
+    leads: tuple[tuple[Block, tuple[tuple[int, int], ...]], ...]  # paragraph, its list's items
+
+
+@dataclass(frozen=True)
+class MarkdownFacts:
+    sites: tuple[SpawnSite, ...]
+    sentences: tuple[Sentence, ...]
+    sections: tuple[Section, ...]
+    mentions_send_message: bool
+    report_lines: tuple[tuple[int, int], ...]
+
+
+def analyse(path: str, lines: list[str], body_start: int) -> MarkdownFacts:
+    """Everything the markdown body (lines from `body_start`, 0-based) says."""
+    blanked = [""] * body_start + lines[body_start:]
+    structure = _structure(blanked)
+    sections = _sections(structure)
+    raw_sites = _find_sites(structure)
+    sites = tuple(
+        _to_site(path, structure, sections, raw)
+        for raw in raw_sites
+        if not _is_counter_example(structure, raw)
+    )
+    body = "\n".join(blanked)
+    return MarkdownFacts(
+        sites=tuple(sorted(sites, key=lambda s: (s.line, s.column))),
+        sentences=tuple(_sentences(structure)),
+        sections=sections,
+        mentions_send_message=bool(_SEND_MESSAGE.search(body)),
+        report_lines=_report_lines(structure),
+    )
+
+
+# --- structure -------------------------------------------------------------------------------
+
+
+def _structure(lines: list[str]) -> Structure:
+    tokens = _MD.parse("\n".join(lines))
+    blocks: list[Block] = []
+    headings: list[tuple[int, int, str]] = []
+    leads: list[tuple[Block, tuple[tuple[int, int], ...]]] = []
+    for i, tok in enumerate(tokens):
+        if tok.map is None:
+            continue
+        a, b = tok.map
+        if tok.type == "fence":
+            closed = b - a >= 2 and lines[b - 1].strip().startswith(tok.markup)
+            blocks.append(Block("fence", a + 1, b - 1 if closed else b, a))
+        elif tok.type == "code_block":
+            blocks.append(Block("code", a, b, None))
+        elif tok.type == "html_block":
+            blocks.append(Block("html", a, b, None))
+        elif tok.type == "paragraph_open":
+            block = Block("paragraph", a, b, None)
+            blocks.append(block)
+            items = _following_list_items(tokens, i)
+            if items:
+                leads.append((block, items))
+        elif tok.type == "heading_open" and i + 1 < len(tokens):
+            headings.append((a, int(tok.tag[1:]), tokens[i + 1].content))
+    return Structure(lines, tuple(blocks), tuple(headings), tuple(leads))
+
+
+def _following_list_items(tokens: list[Token], i: int) -> tuple[tuple[int, int], ...]:
+    """The (start, end) lines of the items of a list that directly follows paragraph i."""
+    j = i + 1
+    while j < len(tokens) and tokens[j].type != "paragraph_close":
+        j += 1
+    j += 1
+    if j >= len(tokens) or tokens[j].type not in ("bullet_list_open", "ordered_list_open"):
+        return ()
+    level = tokens[j].level + 1
+    items: list[tuple[int, int]] = []
+    for tok in tokens[j + 1 :]:
+        if tok.level < level:
+            break
+        if tok.type == "list_item_open" and tok.level == level and tok.map:
+            items.append((tok.map[0], tok.map[1]))
+    return tuple(items)
+
+
+def _sections(structure: Structure) -> tuple[Section, ...]:
+    n = len(structure.lines)
+    heads = structure.headings
+    sections = [Section(1, (heads[0][0] if heads else n), 0)] if (not heads or heads[0][0] > 0) else []
+    for k, (line, level, _text) in enumerate(heads):
+        end = n
+        for later_line, later_level, _ in heads[k + 1 :]:
+            if later_level <= level:
+                end = later_line
+                break
+        sections.append(Section(line + 1, max(line + 1, end), level))
+    return tuple(sections)
+
+
+# --- spawn sites -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RawSite:
+    form: str
+    line: int  # 0-based
+    column: int  # 1-based
+    tool: str | None
+    params: tuple[Param, ...]
+    block: Block
+    fence_type: str | None = None  # "Subagent (type):" headers carry the type in the header
+
+
+def _find_sites(structure: Structure) -> list[RawSite]:
+    sites: list[RawSite] = []
+    claimed: set[int] = set()  # 0-based lines already holding a structured site's parameters
+    for block in structure.blocks:
+        sites.extend(_structured_sites(structure, block, claimed))
+    for lead, items in structure.leads:
+        site = _param_bullets(structure, lead, items, claimed)
+        sites.extend(site)
+    for block in structure.blocks:
+        if block.kind == "paragraph":
+            sites.extend(_inline_param_sites(structure, block, claimed))
+    return sites
+
+
+def _structured_sites(structure: Structure, block: Block, claimed: set[int]) -> list[RawSite]:
+    """F1 calls, F3 objects and F2 blocks inside one block of text."""
+    text = "\n".join(structure.lines[block.start : block.end])
+    index = LineIndex(text, block.start)
+    sites: list[RawSite] = []
+    calls = find_calls(text)
+    covered = [(m.start, m.end) for m in calls]
+    objects = find_objects(text, covered)
+    covered += [(m.start, m.end) for m in objects]
+    for form, matches in (("F1", calls), ("F3", objects)):
+        for m in matches:
+            first, column = index.position(m.start)
+            last, _ = index.position(m.end - 1)
+            claimed.update(range(first, last + 1))
+            sites.append(RawSite(form, first, column, m.tool, _params(m.params, index), block))
+    sites.extend(_blocks(structure, block, claimed))
+    return sites
+
+
+def _params(raw: tuple[RawParam, ...], index: LineIndex) -> tuple[Param, ...]:
+    out = []
+    for p in raw:
+        line, column = index.position(p.offset)
+        out.append(Param(p.key, p.value, p.kind, line, column))
+    return tuple(out)
+
+
+def _blocks(structure: Structure, block: Block, claimed: set[int]) -> list[RawSite]:
+    """F2: a `Task:`-style header with indented `key: value` lines, or a bare run of
+    `key: value` lines that holds `subagent_type:`."""
+    lines = structure.lines
+    sites: list[RawSite] = []
+    i = block.start
+    while i < block.end:
+        if i in claimed:
+            i += 1
+            continue
+        header = _BLOCK_HEADER.match(lines[i])
+        if header:
+            end = _indented_run(lines, i + 1, block.end, len(header.group("indent")))
+            site = _block_site(structure, block, i, i + 1, end, header, claimed)
+            if site:
+                sites.append(site)
+                i = end
+                continue
+        if _SUBAGENT_KV.match(lines[i]):
+            start, end = _kv_run(lines, i, block.start, block.end, claimed)
+            site = _block_site(structure, block, start, start, end, None, claimed)
+            if site:
+                sites.append(site)
+                i = end
+                continue
+        i += 1
+    return sites
+
+
+def _indented_run(lines: list[str], start: int, stop: int, header_indent: int) -> int:
+    end = start
+    for j in range(start, stop):
+        line = lines[j]
+        if not line.strip():
+            continue
+        if len(line) - len(line.lstrip()) <= header_indent:
+            break
+        end = j + 1
+    return end
+
+
+def _kv_run(lines: list[str], at: int, lo: int, hi: int, claimed: set[int]) -> tuple[int, int]:
+    """The run of `key: value` lines (and lines indented under them) around line `at`."""
+    indent = len(lines[at]) - len(lines[at].lstrip())
+    start = at
+    while start - 1 >= lo and start - 1 not in claimed:
+        prev = lines[start - 1]
+        m = _KV_LINE.match(prev)
+        if not prev.strip() or not m or len(m.group("indent")) != indent or m.group("key") not in PARAM_KEYS:
+            break
+        start -= 1
+    end = at + 1
+    while end < hi and end not in claimed:
+        line = lines[end]
+        if not line.strip():
+            break
+        m = _KV_LINE.match(line)
+        deeper = len(line) - len(line.lstrip()) > indent
+        if not deeper and not (m and len(m.group("indent")) == indent and m.group("key") in PARAM_KEYS):
+            break
+        end += 1
+    return start, end
+
+
+def _block_site(
+    structure: Structure,
+    block: Block,
+    site_line: int,
+    first: int,
+    end: int,
+    header: re.Match[str] | None,
+    claimed: set[int],
+) -> RawSite | None:
+    lines = structure.lines
+    if end <= first:
+        return None
+    dedented = [_strip_bullet(lines[j]) for j in range(first, end)]
+    text = "\n".join(dedented)
+    index = LineIndex(text, first)
+    raw = [p for p in split_params(text) if p.key in PARAM_KEYS]
+    header_type = header.group("type") if header else None
+    if not raw or not (is_spawn_params(raw) or (header_type and header_type.strip())):
+        return None
+    params = list(_params(tuple(raw), index))
+    if header_type and header_type.strip() and not any(p.key == "subagent_type" for p in params):
+        value, kind = classify(header_type)
+        column = lines[site_line].find(header_type) + 1
+        params.append(Param("subagent_type", value, kind, site_line, column))
+    claimed.update(range(site_line, end))
+    tool = header.group("tool") if header else None
+    tool = tool.capitalize() if tool else None
+    column = len(lines[site_line]) - len(lines[site_line].lstrip()) + 1
+    return RawSite("F2", site_line, column, tool, tuple(params), block)
+
+
+def _strip_bullet(line: str) -> str:
+    """Blank a list marker so `- name: x` reads as `name: x` with columns kept."""
+    m = re.match(r"^(\s*)([-*+]\s+)", line)
+    return line if m is None else m.group(1) + " " * len(m.group(2)) + line[m.end() :]
+
+
+def _param_bullets(
+    structure: Structure,
+    lead: Block,
+    items: tuple[tuple[int, int], ...],
+    claimed: set[int],
+) -> list[RawSite]:
+    """F4: a lead sentence naming the Agent/Task tool (or spawning agents), then one list item
+    per parameter. Several items giving `subagent_type` are one spawn each (F7 shape)."""
+    lines = structure.lines
+    lead_text = "\n".join(lines[lead.start : lead.end])
+    mention = _last_spawn_mention(lead_text)
+    if mention is None or any(a in claimed for a, _ in items):
+        return []
+    groups: list[list[Param]] = [[]]
+    for a, b in items:
+        param = _item_param(lines, a)
+        if param is None:
+            continue
+        if param.key == "subagent_type" and any(p.key == "subagent_type" for p in groups[-1]):
+            groups.append([])
+        groups[-1].append(param)
+    sites: list[RawSite] = []
+    lead_line = lead.start + lead_text[:mention].count("\n")
+    for n, group in enumerate(groups):
+        keys = {p.key for p in group}
+        if len(group) < 2 and "subagent_type" not in keys:
+            continue
+        if not ({"subagent_type", "prompt", "description"} & keys):
+            continue
+        line = lead_line if n == 0 else min(p.line for p in group)
+        column = len(lines[line]) - len(lines[line].lstrip()) + 1
+        sites.append(RawSite("F4", line, column, _tool_in(lead_text), tuple(group), lead))
+    if sites:
+        claimed.update(range(lead.start, lead.end))
+        for a, b in items:
+            claimed.update(range(a, b))
+    return sites
+
+
+def _last_spawn_mention(text: str) -> int | None:
+    tool = list(_TOOL_MENTION.finditer(text))
+    if tool:
+        return tool[-1].start()
+    verb = _SPAWN_VERB.search(text)
+    if verb and _AGENT_WORD.search(text):
+        return verb.start()
+    return None
+
+
+def _tool_in(text: str) -> str | None:
+    m = re.search(r"\b(Agent|Task)\b", text)
+    return m.group(1) if m else None
+
+
+def _item_param(lines: list[str], at: int) -> Param | None:
+    line = lines[at]
+    m = _PARAM_ITEM_INLINE.match(line) or _PARAM_ITEM.match(line)
+    if m is None or m.group("key") not in PARAM_KEYS:
+        return None
+    raw_value = m.group("value").strip()
+    span = _CODE_SPAN.search(raw_value) if m.re is _PARAM_ITEM else None
+    if span and span.start() == 0:
+        raw_value = span.group(1)
+    if m.group("key") == "name" and (_NEGATED_VALUE.match(m.group("value")) or not raw_value):
+        return None
+    value, kind = classify(raw_value)
+    if m.group("key") == "name" and is_absent(value):
+        return None
+    return Param(m.group("key"), value, kind, at, m.start("key") + 1)
+
+
+def _inline_param_sites(structure: Structure, block: Block, claimed: set[int]) -> list[RawSite]:
+    """F5: parameters as inline code inside one sentence."""
+    if any(j in claimed for j in range(block.start, block.end)):
+        return []
+    sites: list[RawSite] = []
+    for sentence in _split_sentences(structure.lines, block.start, block.end):
+        params = _sentence_params(sentence)
+        keys = {p.key for p in params}
+        mentions_spawn = bool(_TOOL_MENTION.search(sentence.text)) or bool(
+            _SPAWN_VERB.search(sentence.text) and _AGENT_WORD.search(sentence.text)
+        )
+        if "subagent_type" not in keys and not ("name" in keys and mentions_spawn):
+            continue
+        if is_rule_sentence(sentence.text):
+            continue
+        sites.append(
+            RawSite("F5", sentence.line - 1, sentence.column, _tool_in(sentence.text), params, block)
+        )
+    return sites
+
+
+def _sentence_params(sentence: Sentence) -> tuple[Param, ...]:
+    index = LineIndex(sentence.text, sentence.line - 1, sentence.column)
+    found: dict[str, Param] = {}
+    for m in _CODE_SPAN.finditer(sentence.text):
+        kv = _SPAN_KV.match(m.group(1))
+        if kv is None or kv.group(1) not in PARAM_KEYS:
+            continue
+        _add_inline(found, sentence.text, kv.group(1), kv.group(2), m.start(1), index)
+    for m in _SPAN_KEY_THEN_VALUE.finditer(sentence.text):
+        _add_inline(found, sentence.text, m.group("key"), m.group("value"), m.start("key"), index)
+    return tuple(found.values())
+
+
+def _add_inline(
+    found: dict[str, Param], text: str, key: str, raw: str, at: int, index: LineIndex
+) -> None:
+    if key in found:
+        return
+    value, kind = classify(raw)
+    if key == "name" and (is_absent(value) or _FORBID.search(text[:at].split(",")[-1])):
+        return
+    line, column = index.position(at)
+    found[key] = Param(key, value, kind, line, column)
+
+
+# --- counter-examples ----------------------------------------------------------------------
+
+
+def _is_counter_example(structure: Structure, site: RawSite) -> bool:
+    named = any(p.key == "name" for p in site.params)
+    for text in _context_lines(structure, site):
+        if _STRONG_COUNTER.search(text):
+            return True
+        if _LEAD_COUNTER.match(text) and (named or not _WEAK_COUNTER.match(text.lstrip("#>*_- "))):
+            return True
+    return False
+
+
+def _context_lines(structure: Structure, site: RawSite) -> list[str]:
+    """The heading above the site, and the lead line that introduces it."""
+    lines = structure.lines
+    context: list[str] = [lines[site.line]]
+    heading = next((h for h in reversed(structure.headings) if h[0] < site.line), None)
+    if heading is not None:
+        context.append(heading[2])
+    block = site.block
+    if block.kind == "fence":
+        inner = _previous_nonblank(lines, site.line - 1, block.start)
+        if inner is not None and _COMMENT_LINE.match(lines[inner]):
+            context.append(lines[inner])
+            return context
+        above = block.fence_open if block.fence_open is not None else block.start
+    else:
+        above = block.start
+        if site.line > block.start:
+            context.append(lines[site.line - 1])
+    lead = _previous_nonblank(lines, above - 1, max(0, above - 3))
+    if lead is not None and not _HEADING_IN_TEXT.match(lines[lead]):
+        context.append(lines[lead])
+    return context
+
+
+def _previous_nonblank(lines: list[str], start: int, stop: int) -> int | None:
+    for j in range(start, stop - 1, -1):
+        if j < 0:
+            return None
+        if lines[j].strip():
+            return j
+    return None
+
+
+# --- sites, sentences, reports ---------------------------------------------------------------
+
+
+def _to_site(path: str, structure: Structure, sections: tuple[Section, ...], raw: RawSite) -> SpawnSite:
+    by_key = {}
+    for p in raw.params:
+        by_key.setdefault(p.key, p)
+    name = by_key.get("name")
+    if name is not None and is_absent(name.value) and name.kind is ValueKind.LITERAL:
+        name = None
+    section = section_of(sections, raw.line + 1)
+    section_text = (
+        "\n".join(structure.lines[section.start_line - 1 : section.end_line]) if section else ""
+    )
+    prompt = by_key.get("prompt")
+    return SpawnSite(
+        path=path,
+        line=raw.line + 1,
+        column=raw.column,
+        form=raw.form,
+        tool=raw.tool,
+        subagent_type=_shift(by_key.get("subagent_type")),
+        name=_shift(name),
+        team_name=_shift(by_key.get("team_name")),
+        prompt=prompt.value if prompt else None,
+        confidence="high",
+        section_mentions_send_message=bool(_SEND_MESSAGE.search(section_text)),
+    )
+
+
+def _shift(param: Param | None) -> Param | None:
+    """Param lines are 0-based inside the recognisers; the model is 1-based."""
+    if param is None:
+        return None
+    return Param(param.key, param.value, param.kind, param.line + 1, param.column)
+
+
+_ABBREVIATIONS = ("e.g", "i.e", "etc", "vs", "cf")
+
+
+def _split_sentences(lines: list[str], start: int, end: int) -> list[Sentence]:
+    text = "\n".join(lines[start:end])
+    index = LineIndex(text, start + 1)
+    out: list[Sentence] = []
+    begin = 0
+    in_code = False
+    for i, ch in enumerate(text):
+        if ch == "`":
+            in_code = not in_code
+        if in_code or ch not in ".!?" or i + 1 >= len(text) or not text[i + 1].isspace():
+            continue
+        if text[max(0, i - 4) : i].lower().endswith(_ABBREVIATIONS):
+            continue
+        out.append(_sentence(text, begin, i + 1, index))
+        begin = i + 1
+    if text[begin:].strip():
+        out.append(_sentence(text, begin, len(text), index))
+    return [s for s in out if s.text]
+
+
+def _sentence(text: str, a: int, b: int, index: LineIndex) -> Sentence:
+    chunk = text[a:b]
+    lead = len(chunk) - len(chunk.lstrip())
+    line, column = index.position(a + lead)
+    end_line, _ = index.position(max(a + lead, b - 1))
+    return Sentence(line, end_line, column, chunk.strip())
+
+
+def _sentences(structure: Structure) -> list[Sentence]:
+    out: list[Sentence] = []
+    for block in structure.blocks:
+        if block.kind == "paragraph":
+            out.extend(_split_sentences(structure.lines, block.start, block.end))
+            continue
+        start = block.start
+        for j in range(block.start, block.end + 1):
+            if j == block.end or not structure.lines[j].strip():
+                if j > start:
+                    out.extend(_split_sentences(structure.lines, start, j))
+                start = j + 1
+    return out
+
+
+def _report_lines(structure: Structure) -> tuple[tuple[int, int], ...]:
+    """Body lines that tell the agent to report with the SendMessage tool."""
+    found = []
+    for j, line in enumerate(structure.lines):
+        m = _SEND_MESSAGE.search(line)
+        if m and not _NOT_THE_TOOL.search(line) and _REPORT_WORDS.search(line):
+            found.append((j + 1, m.start() + 1))
+    return tuple(found)

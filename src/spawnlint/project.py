@@ -1,0 +1,276 @@
+"""build_project(): the cross-file model — agents by id, units, spawn sites and their targets,
+the derived spawning set and the rule-carrying set — computed once for every rule."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections import defaultdict
+from fnmatch import fnmatch
+from typing import Iterable, Mapping
+
+from spawnlint.config import Settings
+from spawnlint.discover import Discovery, Plugin, SourceFile
+from spawnlint.model import (
+    Agent,
+    FileKind,
+    ParsedFile,
+    Problem,
+    Project,
+    Resolution,
+    Sentence,
+    Spawn,
+    SpawnSite,
+    ToolList,
+    Unit,
+    ValueKind,
+    section_of,
+)
+from spawnlint.parse.rule_sentence import is_rule_sentence
+
+
+def _tools(*names: str) -> ToolList:
+    return ToolList(frozenset(names), names, 0)
+
+
+# Built-in agent types of Claude Code; `None` tools means every tool (so SendMessage too).
+BUILTIN_AGENTS: tuple[tuple[str, ToolList | None], ...] = (
+    ("general-purpose", None),
+    ("Explore", None),
+    ("Plan", None),
+    ("fork", None),
+    ("claude", None),
+    ("statusline-setup", _tools("Read", "Edit")),
+    ("claude-code-guide", _tools("Glob", "Grep", "Read", "WebFetch", "WebSearch")),
+    ("web-fetch", _tools("WebFetch")),
+    ("output-style-setup", _tools("Read", "Write", "Edit", "Glob", "Grep")),
+)
+DEFAULT_AGENT = "general-purpose"
+
+
+def build_project(discovery: Discovery, parsed: Mapping[str, ParsedFile], settings: Settings) -> Project:
+    sources = {f.path: f for f in discovery.files}
+    agents, aliases = _agents(discovery, parsed)
+    index = _index(agents, aliases)
+    duplicates = _duplicates(agents)
+    builtins = tuple(_builtin(name, tools) for name, tools in BUILTIN_AGENTS)
+    for agent in builtins:
+        index.setdefault(agent.id.lower(), (agent,))
+    external = tuple(e.lower() for e in settings.external_agents)
+    unit_ids = _unit_ids(discovery, parsed, settings)
+    spawns = tuple(
+        Spawn(site, unit_ids.get(site.path), _resolve(site, index, external, sources))
+        for path in sorted(parsed)
+        for site in parsed[path].sites
+    )
+    units = _units(discovery, parsed, settings, unit_ids, spawns)
+    uncovered = {u.id: _uncovered(u, parsed, settings) for u in units}
+    problems = list(discovery.problems)
+    for path in sorted(parsed):
+        problems.extend(parsed[path].problems)
+    known = sorted({a.id for a in agents} | {a.name for a in agents} | {a.id for a in builtins})
+    return Project(
+        root=str(discovery.root),
+        files=parsed,
+        agents=tuple(agents),
+        agent_index=index,
+        duplicate_agents=duplicates,
+        units=units,
+        spawns=spawns,
+        uncovered=uncovered,
+        known_names=tuple(known),
+        problems=tuple(problems),
+    )
+
+
+def _builtin(name: str, tools: ToolList | None) -> Agent:
+    return Agent(name, name, None, 0, tools, None, False, (), builtin=True)
+
+
+def _agents(discovery: Discovery, parsed: Mapping[str, ParsedFile]) -> tuple[list[Agent], dict[str, set[str]]]:
+    agents: list[Agent] = []
+    aliases: dict[str, set[str]] = {}
+    for source in discovery.files:
+        record = parsed.get(source.path)
+        if record is None or record.agent is None:
+            continue
+        a = record.agent
+        folders, stem = _agent_path_parts(source)
+        prefix = [source.plugin.name] if source.plugin.name else []
+        full_id = ":".join(prefix + folders + [a.name])
+        agent = Agent(
+            id=full_id,
+            name=a.name,
+            path=a.path,
+            name_line=a.name_line,
+            tools=a.tools,
+            disallowed=a.disallowed,
+            mentions_send_message=a.mentions_send_message,
+            report_lines=a.report_lines,
+        )
+        agents.append(agent)
+        names = {
+            full_id,
+            ":".join(prefix + [a.name]),
+            ":".join(folders + [a.name]),
+            a.name,
+            ":".join(prefix + folders + [stem]),
+            ":".join(prefix + [stem]),
+            stem,
+        }
+        aliases[full_id + "\0" + a.path] = {n.lower() for n in names if n}
+    return agents, aliases
+
+
+def _agent_path_parts(source: SourceFile) -> tuple[list[str], str]:
+    """Sub-folders between `agents/` and the file, and the file stem."""
+    parts = source.path.split("/")
+    after = parts[len(parts) - 1 - parts[::-1].index("agents") :] if "agents" in parts[:-1] else parts[-1:]
+    stem = posixpath.splitext(after[-1])[0]
+    return after[1:-1] if "agents" in parts[:-1] else [], stem
+
+
+def _index(agents: list[Agent], aliases: dict[str, set[str]]) -> dict[str, tuple[Agent, ...]]:
+    index: dict[str, list[Agent]] = defaultdict(list)
+    for agent in agents:
+        for alias in sorted(aliases[agent.id + "\0" + (agent.path or "")]):
+            if agent not in index[alias]:
+                index[alias].append(agent)
+    return {k: tuple(v) for k, v in index.items()}
+
+
+def _duplicates(agents: list[Agent]) -> tuple[tuple[Agent, Agent], ...]:
+    first: dict[str, Agent] = {}
+    pairs = []
+    for agent in sorted(agents, key=lambda a: a.path or ""):
+        key = agent.id.lower()
+        if key in first:
+            pairs.append((first[key], agent))
+        else:
+            first[key] = agent
+    return tuple(pairs)
+
+
+def _resolve(
+    site: SpawnSite,
+    index: Mapping[str, tuple[Agent, ...]],
+    external: tuple[str, ...],
+    sources: Mapping[str, SourceFile],
+) -> Resolution:
+    target = site.subagent_type
+    if target is None:
+        return Resolution("default", index[DEFAULT_AGENT])
+    if target.kind is ValueKind.PLACEHOLDER:
+        return Resolution("placeholder")
+    if target.kind is ValueKind.DYNAMIC:
+        return Resolution("dynamic")
+    value = target.value.strip().lower()
+    if not value:
+        return Resolution("default", index[DEFAULT_AGENT])
+    found = index.get(value, ())
+    if len(found) > 1:
+        source = sources.get(site.path)
+        local = tuple(a for a in found if source and _same_plugin(a, source.plugin))
+        found = local if len(local) == 1 else found
+    if len(found) == 1:
+        return Resolution("resolved", found)
+    if found:
+        return Resolution("ambiguous", found)
+    if target.kind is ValueKind.BARE:
+        return Resolution("dynamic")
+    if any(fnmatch(value, pattern) for pattern in external):
+        return Resolution("external")
+    return Resolution("unknown")
+
+
+def _same_plugin(agent: Agent, plugin: Plugin) -> bool:
+    return agent.path is not None and (plugin.root == "" or agent.path.startswith(plugin.root + "/"))
+
+
+def _unit_ids(discovery: Discovery, parsed: Mapping[str, ParsedFile], settings: Settings) -> dict[str, str]:
+    """file path -> id of the unit it belongs to, for the unit kinds that are enabled."""
+    enabled = {"commands": FileKind.COMMAND, "skills": FileKind.SKILL, "agents": FileKind.AGENT}
+    kinds = {enabled[u] for u in settings.units}
+    out = {}
+    for source in discovery.files:
+        if source.unit is None or source.kind not in kinds:
+            continue
+        if source.kind is FileKind.AGENT and (source.path not in parsed or parsed[source.path].agent is None):
+            continue
+        out[source.path] = source.unit
+    return out
+
+
+def _units(
+    discovery: Discovery,
+    parsed: Mapping[str, ParsedFile],
+    settings: Settings,
+    unit_ids: Mapping[str, str],
+    spawns: Iterable[Spawn],
+) -> tuple[Unit, ...]:
+    files: dict[str, list[str]] = defaultdict(list)
+    kinds: dict[str, FileKind] = {}
+    for source in discovery.files:
+        unit = unit_ids.get(source.path)
+        if unit is not None and source.path in parsed:
+            files[unit].append(source.path)
+            kinds[unit] = source.kind
+    by_unit: dict[str, list[Spawn]] = defaultdict(list)
+    for spawn in spawns:
+        if spawn.unit is not None:
+            by_unit[spawn.unit].append(spawn)
+    matcher = _rule_matcher(settings)
+    units = []
+    for unit_id in sorted(files):
+        kind = kinds[unit_id]
+        main = posixpath.join(unit_id, "SKILL.md") if kind is FileKind.SKILL else unit_id
+        main_file = parsed.get(main)
+        sentences = tuple(
+            (path, s) for path in sorted(files[unit_id]) for s in parsed[path].sentences if matcher(s.text)
+        )
+        fm = main_file.unit_frontmatter if main_file else None
+        units.append(
+            Unit(
+                id=unit_id,
+                kind={FileKind.SKILL: "skill", FileKind.COMMAND: "command"}.get(kind, "agent"),
+                main_file=main if main_file else unit_id,
+                files=tuple(sorted(files[unit_id])),
+                spawns=tuple(by_unit.get(unit_id, ())),
+                rule_sentences=sentences,
+                disallowed_tools=fm.disallowed_tools if fm else None,
+            )
+        )
+    return tuple(units)
+
+
+def _rule_matcher(settings: Settings):  # type: ignore[no-untyped-def]
+    rule = settings.no_name_rule
+    if rule.pattern is not None:
+        compiled = re.compile(rule.pattern, re.IGNORECASE)
+        return lambda text: bool(compiled.search(text))
+    return lambda text: is_rule_sentence(text, rule.require_mechanism)
+
+
+def _uncovered(unit: Unit, parsed: Mapping[str, ParsedFile], settings: Settings) -> tuple[Spawn, ...]:
+    """The unit's spawning sites that the no-name rule does not cover, in the configured scope."""
+    sites = unit.spawning_sites
+    rule = settings.no_name_rule
+    if rule.scope == "unit":
+        return () if unit.carries_rule else sites
+    return tuple(s for s in sites if not _covers(unit.rule_sentences, s.site, parsed, rule.scope, rule.lines))
+
+
+def _covers(
+    sentences: tuple[tuple[str, Sentence], ...],
+    site: SpawnSite,
+    parsed: Mapping[str, ParsedFile],
+    scope: str,
+    lines: int,
+) -> bool:
+    same_file = [s for path, s in sentences if path == site.path]
+    if scope == "lines":
+        return any(s.line <= site.line and s.end_line >= site.line - lines for s in same_file)
+    section = section_of(parsed[site.path].sections, site.line)
+    if section is None:
+        return False
+    return any(section.start_line <= s.line <= section.end_line for s in same_file)

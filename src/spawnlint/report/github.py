@@ -1,0 +1,26 @@
+"""GitHub Actions workflow commands (`::error file=...::message`), escaped so that project text
+can never start a workflow command of its own."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from spawnlint.model import Diagnostic, Severity
+from spawnlint.report.concise import summary
+
+
+def _data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _property(text: str) -> str:
+    return _data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def render(diagnostics: Sequence[Diagnostic], root: str) -> str:
+    out = []
+    for d in diagnostics:
+        level = "error" if d.severity is Severity.ERROR else "warning"
+        props = f"file={_property(d.path)},line={d.line},col={d.column},title={_property(d.code)}"
+        out.append(f"::{level} {props}::{_data(d.code + ' ' + d.message)}\n")
+    return "".join(out) + summary(diagnostics) + "\n"

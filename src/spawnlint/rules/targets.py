@@ -1,0 +1,48 @@
+"""SL301 unknown-subagent-type and SL302 spawn-tool-disallowed."""
+
+from __future__ import annotations
+
+import difflib
+from typing import Iterator
+
+from spawnlint.model import Finding, Location, Project, ValueKind
+
+
+def unknown_subagent_type(project: Project) -> Iterator[Finding]:
+    lowered = {n.lower(): n for n in project.known_names}
+    for spawn in project.spawns:
+        target = spawn.site.subagent_type
+        if target is None or spawn.target.status != "unknown" or target.kind is not ValueKind.LITERAL:
+            continue
+        close = difflib.get_close_matches(target.value.lower(), list(lowered), n=3, cutoff=0.6)
+        hint = ", ".join(f'"{lowered[c]}"' for c in close)
+        suggestion = f"; did you mean {hint}?" if close else (
+            "; define the agent, fix the name, or list it in `external-agents`"
+        )
+        yield Finding(
+            spawn.site.path,
+            target.line,
+            target.column,
+            f'subagent_type "{target.value}" matches no agent of the project, no built-in agent'
+            f" and no configured external agent{suggestion}",
+        )
+
+
+def spawn_tool_disallowed(project: Project) -> Iterator[Finding]:
+    for unit in project.units:
+        tools = unit.disallowed_tools
+        if tools is None or not unit.is_spawning:
+            continue
+        removed = [t for t in ("Agent", "Task") if tools.includes(t)]
+        if not removed:
+            continue
+        first = unit.spawning_sites[0].site
+        yield Finding(
+            unit.main_file,
+            tools.line,
+            1,
+            f'{unit.kind} "{unit.id}" spawns agents but its disallowed-tools removes'
+            f" {' and '.join(removed)}: the spawn cannot run; remove {removed[0]} from"
+            " disallowed-tools or drop the spawn",
+            (Location(first.path, first.line, first.column, "spawn site"),),
+        )
