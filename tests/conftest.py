@@ -1,0 +1,49 @@
+"""Shared helpers: write a project into a temporary folder and run the CLI on it."""
+
+from __future__ import annotations
+
+import io
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from spawnlint.cli import main
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+class Run:
+    def __init__(self, code: int, out: str, err: str) -> None:
+        self.code, self.out, self.err = code, out, err
+
+    @property
+    def lines(self) -> list[str]:
+        return [line for line in self.out.splitlines() if line and not line.startswith(("Found ", "No findings"))]
+
+
+def run_cli(*args: str) -> Run:
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = main(list(args))
+    return Run(code, out.getvalue(), err.getvalue())
+
+
+def write_project(root: Path, files: dict[str, str | bytes]) -> Path:
+    for rel, content in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8", newline="")
+    return root
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Callable[[dict[str, str | bytes]], Path]:
+    def make(files: dict[str, str | bytes]) -> Path:
+        return write_project(tmp_path / "proj", files)
+
+    return make
