@@ -7,10 +7,12 @@ from typing import Iterator
 
 from spawnlint.model import Finding, Location, Project
 
-CANONICAL_RULE = (
-    "Spawn agents without the Agent tool's `name` parameter: a named spawn runs as an"
-    " `in_process_teammate`, whose final answer never returns to this command."
-)
+def canonical_rule(kind: str) -> str:
+    """The sentence `--fix` inserts; it satisfies the default matcher."""
+    return (
+        "Spawn agents without the Agent tool's `name` parameter: a named spawn runs as an"
+        f" `in_process_teammate`, whose final answer never returns to this {kind}."
+    )
 
 
 def missing_no_name_rule(project: Project) -> Iterator[Finding]:
@@ -29,7 +31,7 @@ def missing_no_name_rule(project: Project) -> Iterator[Finding]:
             first.path,
             first.line,
             first.column,
-            f'{unit.kind} "{unit.id}" spawns agents but {where}; add: "{CANONICAL_RULE}"',
+            f'{unit.kind} "{unit.id}" spawns agents but {where}; add: "{canonical_rule(unit.kind)}"',
             tuple(related),
         )
 
