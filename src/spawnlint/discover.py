@@ -128,16 +128,19 @@ def _kind(path: str, skill_dirs: list[str]) -> FileKind | None:
         return FileKind.PYTHON
     if not stem.endswith((".md", ".markdown", ".mdx")):
         return None
-    if stem.startswith(_NOT_SEARCHED):
-        return None
-    if _skill_dir_of(path, skill_dirs) is not None:
-        return FileKind.SKILL
     parts = path.split("/")[:-1]
-    if "commands" in parts:
-        return FileKind.COMMAND
-    if "agents" in parts:
-        return FileKind.AGENT
-    return FileKind.MARKDOWN
+    kind = FileKind.MARKDOWN
+    if _skill_dir_of(path, skill_dirs) is not None:
+        kind = FileKind.SKILL
+    elif "commands" in parts:
+        kind = FileKind.COMMAND
+    elif "agents" in parts:
+        kind = FileKind.AGENT
+    # A command may be called /changelog and an agent `security`; only README is never one.
+    excluded = ("readme",) if kind is not FileKind.MARKDOWN else _NOT_SEARCHED
+    if stem.startswith(excluded) and base != "SKILL.md":
+        return None
+    return kind
 
 
 def _skill_dir_of(path: str, skill_dirs: list[str]) -> str | None:

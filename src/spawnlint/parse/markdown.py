@@ -59,17 +59,17 @@ _NEGATED_VALUE = re.compile(
     r"^\W*(?:omit\w*|none|n/a|never|do\s+not|don[’']?t|not\s+set|leave\b|unset|no\b|-\s*$)",
     re.IGNORECASE,
 )
-_STRONG_COUNTER = re.compile(
-    r"❌|✗|✘|🚫|⛔|\bWRONG\b|\bBAD\b|\bINCORRECT\b|anti-?patterns?\b|\bwrong\s*:|\bbad\s*:"
-    r"|\bincorrect\s*:|\bbroken\s*:|\bwrong\s+(?:way|example|usage)|\bbad\s+(?:example|usage)",
+_COUNTER_EMOJI = re.compile(r"❌|✗|✘|🚫|⛔|👎")
+_COUNTER_LABEL = re.compile(
+    r"^[\s#>*_\-+|`/<!]*(?:\d+[.)]\s*)?(?:\*\*|__)?\s*"
+    r"(?P<word>wrong|bad|incorrect|broken|anti-?patterns?|avoid|don[’']?t|do\s+not|never)\b"
+    r"|\b(?:wrong|bad|incorrect)\s*(?::|\)|—|–|-\s)|\banti-?patterns?\b|\bWRONG\b|\bINCORRECT\b",
     re.IGNORECASE,
 )
-_LEAD_COUNTER = re.compile(
-    r"^\s*(?:[#>*_\-+]|//|<!--|\d+[.)])*\s*(?:\*\*|__)?\s*"
-    r"(?:wrong|bad|incorrect|broken|avoid|don[’']?t|do\s+not|never)\b",
-    re.IGNORECASE,
+_WEAK_WORDS = frozenset({"avoid", "don't", "don’t", "dont", "do not", "never"})
+_TRAILING_COUNTER = re.compile(
+    r"(?:#|//|<!--)\s*(?:❌|wrong|bad|incorrect|don[’']?t|never)\b", re.IGNORECASE
 )
-_WEAK_COUNTER = re.compile(r"\b(?:don[’']?t|do\s+not|never|avoid)\b", re.IGNORECASE)
 _COMMENT_LINE = re.compile(r"^\s*(?:#|//|<!--|--|/\*|\*)")
 _SEND_MESSAGE = re.compile(r"\bSendMessage\b")
 _NOT_THE_TOOL = re.compile(
@@ -469,11 +469,20 @@ def _add_inline(
 
 
 def _is_counter_example(structure: Structure, site: RawSite) -> bool:
+    """A spawn shown as wrong: under a heading or lead line marked WRONG / Bad / ❌ / Don't...
+    "Never"/"Don't" leads often introduce the *right* way too, so they mark only named spawns."""
     named = any(p.key == "name" for p in site.params)
-    for text in _context_lines(structure, site):
-        if _STRONG_COUNTER.search(text):
+    own = structure.lines[site.line]
+    if _COUNTER_EMOJI.search(own) or _TRAILING_COUNTER.search(own):
+        return True
+    for text in _context_lines(structure, site)[1:]:
+        if _COUNTER_EMOJI.search(text):
             return True
-        if _LEAD_COUNTER.match(text) and (named or not _WEAK_COUNTER.match(text.lstrip("#>*_- "))):
+        m = _COUNTER_LABEL.search(text)
+        if m is None:
+            continue
+        word = (m.group("word") or "").lower()
+        if named or re.sub(r"\s+", " ", word) not in _WEAK_WORDS:
             return True
     return False
 

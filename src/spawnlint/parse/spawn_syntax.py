@@ -28,7 +28,8 @@ _MAX_SCAN = 40_000  # a call or object longer than this is not a spawn we can re
 
 _CALL = re.compile(r"(?<![\w.$])(?<!new )(?<!def )(?<!class )(?<!function )(Agent|Task)\s*\(")
 _OBJECT_KEY = re.compile(r"""(?<![\w$])(["']?)subagent_type\1\s*:""")
-_KEY = re.compile(r"""\s*(["']?)([A-Za-z_]\w*)\1\s*(?::(?!:)|=(?!=))[ \t]*""")
+_KEY = re.compile(r"""\s*(["']?)([A-Za-z_]\w*)\1\s*(:(?!:)|=(?!=))[ \t]*""")
+_NAME_LIKE = re.compile(r"^[a-z][a-z0-9-]*$")
 _PLACEHOLDER = re.compile(
     r"\{[^{}\n]*\}|<[A-Za-z][^<>\n]*>|^\[[^\]]+\]$|\$\{?[A-Za-z_]|\.\.\.|…|^[A-Z][A-Z0-9_]{2,}$"
 )
@@ -118,6 +119,7 @@ def split_params(text: str, base: int = 0) -> list[RawParam]:
     indented under a block scalar (`prompt: |`) belong to it."""
     params: list[RawParam] = []
     pending: list[tuple[str, int, int, list[str]]] = []  # key, key offset, key indent, value parts
+    yaml_like: set[int] = set()  # key offsets written `key: value`
     for start, segment in _segments(text):
         stripped = segment.strip()
         if not stripped:
@@ -134,9 +136,13 @@ def split_params(text: str, base: int = 0) -> list[RawParam]:
                 pending[-1][3].append(segment)
             continue
         pending.append((m.group(2), base + start + m.start(2), indent, [segment[m.end() :]]))
+        if m.group(3) == ":":
+            yaml_like.add(base + start + m.start(2))
     for key, offset, _indent, parts in pending:
         raw = "\n".join(parts).strip()
         value, kind = classify(raw)
+        if kind is ValueKind.BARE and offset in yaml_like and _NAME_LIKE.match(value):
+            kind = ValueKind.LITERAL  # `subagent_type: reviewer` in YAML-like text is a name
         params.append(RawParam(key, value, kind, offset, raw))
     return params
 
