@@ -151,18 +151,30 @@ def _fork_site(path: str, fm: Frontmatter, lines: list[str]) -> list[SpawnSite]:
 
 
 def suppressions(lines: list[str], markdown: bool) -> Suppressions:
+    """Comments that silence findings on their own line and the next one; when the next line
+    opens a code fence, the whole fence (a spawn is often shown in one)."""
     pattern = _SUPPRESS_MD if markdown else _SUPPRESS_HASH
     by_line: dict[int, tuple[str, ...]] = {}
     file_ignored = False
     for number, line in enumerate(lines, start=1):
-        matches = list(pattern.finditer(line))
-        if markdown:
-            matches += list(_SUPPRESS_HASH.finditer(line)) if line.lstrip().startswith("#") else []
-        for m in matches:
+        for m in pattern.finditer(line):
             if m.group(1) == "ignore-file":
                 file_ignored = True
                 continue
             codes = tuple(c.strip().upper() for c in (m.group(2) or "").split(",") if c.strip())
-            for target in (number, number + 1):
-                by_line[target] = by_line.get(target, ()) + codes if codes else ()
+            for target in _covered_lines(lines, number):
+                previous = by_line.get(target)
+                by_line[target] = () if previous == () or not codes else (previous or ()) + codes
     return Suppressions(file_ignored, by_line)
+
+
+def _covered_lines(lines: list[str], number: int) -> list[int]:
+    covered = [number, number + 1]
+    nxt = lines[number] if number < len(lines) else ""
+    fence = re.match(r"^\s*(`{3,}|~{3,})", nxt)
+    if fence:
+        for j in range(number + 1, len(lines)):
+            covered.append(j + 1)
+            if lines[j].strip().startswith(fence.group(1)):
+                break
+    return covered

@@ -1,0 +1,183 @@
+"""`spawnlint check` and `spawnlint rule` through main(): exit codes, formats, filters."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from conftest import run_cli
+
+Make = Callable[[dict[str, str | bytes]], Path]
+
+RULE = (
+    "Spawn agents without the Agent tool's `name` parameter: a named spawn runs as an\n"
+    "`in_process_teammate`, whose final answer never returns to this command.\n"
+)
+PLUGIN = {
+    ".claude-plugin/plugin.json": '{"name": "shop"}\n',
+    "agents/critic.md": "---\nname: critic\ndescription: Reviews.\ntools: Read, Grep\n---\nReview the plan.\n",
+    "commands/review.md": (
+        "# Review\n\n" + RULE + "\n"
+        '```\nAgent(subagent_type: "shop:critic", name: "critic-1", prompt: "Review.")\n```\n'
+    ),
+}
+
+
+def test_error_finding_exits_1_with_concise_line(project: Make) -> None:
+    root = project(PLUGIN)
+    run = run_cli("check", "--root", str(root))
+    assert run.code == 1
+    assert run.lines == [
+        'commands/review.md:7:37: SL101 [error] named spawn "critic-1" of agent "shop:critic" cannot'
+        " report: its tools (Read, Grep) lack SendMessage. A named spawn runs as an"
+        " in_process_teammate whose final answer never returns; spawn it without `name`"
+    ]
+    assert run.out.splitlines()[-1] == "Found 1 finding (1 error, 0 warnings)."
+
+
+def test_json_output_keys_and_related(project: Make) -> None:
+    run = run_cli("check", "--root", str(project(PLUGIN)), "--output-format", "json")
+    (finding,) = json.loads(run.out)
+    assert finding["code"] == "SL101" and finding["name"] == "named-spawn-mute-agent"
+    assert finding["severity"] == "error" and (finding["line"], finding["column"]) == (7, 37)
+    assert finding["related"] == [{"path": "agents/critic.md", "line": 4, "message": 'tools of "shop:critic"'}]
+
+
+def test_paths_limit_reporting_not_reading(project: Make) -> None:
+    root = project(PLUGIN)
+    cwd = os.getcwd()
+    try:
+        os.chdir(root)
+        via_agent = run_cli("check", "--root", ".", "agents/critic.md")
+        unrelated = run_cli("check", "--root", ".", ".claude-plugin/plugin.json")
+    finally:
+        os.chdir(cwd)
+    assert [line.split(":")[0] for line in via_agent.lines] == ["commands/review.md"]
+    assert via_agent.code == 1
+    assert unrelated.lines == [] and unrelated.code == 0
+
+
+def test_warnings_alone_pass_unless_strict(project: Make) -> None:
+    files = dict(PLUGIN)
+    files["commands/review.md"] = files["commands/review.md"].replace("shop:critic", "shop:critc")
+    root = project(files)
+    assert run_cli("check", "--root", str(root)).code == 0
+    assert run_cli("check", "--root", str(root), "--strict").code == 1
+
+
+def test_exit_zero(project: Make) -> None:
+    assert run_cli("check", "--root", str(project(PLUGIN)), "--exit-zero").code == 0
+
+
+def test_select_and_ignore_prefixes(project: Make) -> None:
+    root = project(PLUGIN)
+    assert run_cli("check", "--root", str(root), "--ignore", "SL1").lines == []
+    assert len(run_cli("check", "--root", str(root), "--select", "SL1").lines) == 1
+    assert run_cli("check", "--root", str(root), "--select", "SL1", "--ignore", "SL101").lines == []
+    assert run_cli("check", "--root", str(root), "--select", "SL9").code == 2
+
+
+def test_inline_suppression(project: Make) -> None:
+    files = dict(PLUGIN)
+    files["commands/review.md"] = files["commands/review.md"].replace(
+        "```\nAgent", "<!-- spawnlint: ignore[SL101] -->\n```\nAgent"
+    )
+    root = project(files)
+    assert run_cli("check", "--root", str(root)).lines == []
+
+
+def test_ignore_file(project: Make) -> None:
+    files = dict(PLUGIN)
+    files["commands/review.md"] = "<!-- spawnlint: ignore-file -->\n" + files["commands/review.md"]
+    assert run_cli("check", "--root", str(project(files))).lines == []
+
+
+def test_configuration_severity_and_errors(project: Make) -> None:
+    files = dict(PLUGIN)
+    files["pyproject.toml"] = '[tool.spawnlint]\nseverity = { SL101 = "warning" }\n'
+    run = run_cli("check", "--root", str(project(files)))
+    assert run.code == 0 and "[warning]" in run.lines[0]
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        "[tool.spawnlint]\nbogus = 1\n",
+        "[tool.spawnlint.no-name-rule]\nscope = \"everywhere\"\n",
+        "[tool.spawnlint.no-name-rule]\npattern = \"(\"\n",
+        "[tool.spawnlint\n",
+    ],
+)
+def test_bad_configuration_exits_2(project: Make, config: str) -> None:
+    files = dict(PLUGIN)
+    files["pyproject.toml"] = config
+    run = run_cli("check", "--root", str(project(files)))
+    assert run.code == 2 and "spawnlint:" in run.err
+
+
+def test_usage_errors_exit_2(tmp_path: Path) -> None:
+    assert run_cli("check", "--output-format", "xml").code == 2
+    assert run_cli("check", "--root", str(tmp_path / "missing")).code == 2
+    assert run_cli("rule", "SL999").code == 2
+
+
+def test_github_format_cannot_inject_workflow_commands(project: Make) -> None:
+    files = dict(PLUGIN)
+    files["commands/review.md"] = files["commands/review.md"].replace(
+        '"critic-1"', '"x%0A::error::pwned"'
+    )
+    run = run_cli("check", "--root", str(project(files)), "--output-format", "github")
+    commands = [line for line in run.out.splitlines() if line.startswith("::")]
+    assert len(commands) == 1
+    assert "%250A::error::pwned" in commands[0]
+
+
+def test_sarif_and_junit_are_well_formed(project: Make) -> None:
+    import xml.dom.minidom
+
+    root = str(project(PLUGIN))
+    sarif = json.loads(run_cli("check", "--root", root, "--output-format", "sarif").out)
+    assert sarif["runs"][0]["results"][0]["ruleId"] == "SL101"
+    junit = run_cli("check", "--root", root, "--output-format", "junit").out
+    assert xml.dom.minidom.parseString(junit).getElementsByTagName("failure")
+
+
+def test_full_format_shows_source_and_caret(project: Make) -> None:
+    out = run_cli("check", "--root", str(project(PLUGIN)), "--output-format", "full").out
+    assert '    7 | Agent(subagent_type: "shop:critic", name: "critic-1"' in out
+    assert "        | " + " " * 36 + "^" in out
+
+
+def test_statistics(project: Make) -> None:
+    out = run_cli("check", "--root", str(project(PLUGIN)), "--statistics").out
+    assert out.split() == ["1", "SL101", "named-spawn-mute-agent"]
+
+
+def test_baseline_accepts_known_findings(project: Make, tmp_path: Path) -> None:
+    root = project(PLUGIN)
+    baseline = tmp_path / "baseline.json"
+    baseline.write_text(run_cli("check", "--root", str(root), "--output-format", "json").out)
+    run = run_cli("check", "--root", str(root), "--baseline", str(baseline))
+    assert run.lines == [] and run.code == 0
+
+
+def test_python_dash_m_entry_point(project: Make) -> None:
+    root = project(PLUGIN)
+    proc = subprocess.run(
+        [sys.executable, "-m", "spawnlint", "check", "--root", str(root)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 1 and "SL101" in proc.stdout
+
+
+def test_rule_list() -> None:
+    run = run_cli("rule")
+    assert run.code == 0 and len(run.out.splitlines()) == 10

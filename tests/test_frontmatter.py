@@ -1,0 +1,100 @@
+"""Agent frontmatter: the `tools`/`disallowedTools` grammar, the lenient fallback and SL001."""
+
+from __future__ import annotations
+
+import pytest
+
+from spawnlint.model import FileKind
+from spawnlint.parse import parse_text
+from spawnlint.parse.frontmatter import parse_tool_list
+
+
+@pytest.mark.parametrize(
+    ("value", "names"),
+    [
+        ("Read, Grep, Glob", {"Read", "Grep", "Glob"}),
+        ("Read Grep", {"Read", "Grep"}),
+        ("[Read, Grep]", {"Read", "Grep"}),
+        (["Read", "SendMessage"], {"Read", "SendMessage"}),
+        ("Bash(git add:*), Read", {"Bash", "Read"}),
+        ("Bash(git log:*) Agent(worker)", {"Bash", "Agent"}),
+        ("mcp__github__*, Read", {"mcp__github__*", "Read"}),
+        ("", set()),
+        ([], set()),
+    ],
+)
+def test_tool_list_grammar(value: object, names: set[str]) -> None:
+    tools, problem = parse_tool_list(value, 3)
+    assert problem is None and tools is not None
+    assert tools.names == frozenset(names)
+
+
+def test_star_is_every_tool() -> None:
+    tools, _ = parse_tool_list("*", 3)
+    assert tools is not None and tools.names is None and tools.includes("SendMessage")
+
+
+def test_missing_or_null_tools_inherit_everything() -> None:
+    assert parse_tool_list(None, 3) == (None, None)
+
+
+@pytest.mark.parametrize("value", [[["Read"]], {"a": 1}, 5])
+def test_wrong_shapes_are_problems(value: object) -> None:
+    tools, problem = parse_tool_list(value, 3)
+    assert tools is None and problem
+
+
+def agent(text: str):  # type: ignore[no-untyped-def]
+    return parse_text("agents/a.md", text, FileKind.AGENT)
+
+
+def test_block_list_tools() -> None:
+    parsed = agent("---\nname: a\ndescription: d\ntools:\n  - Read\n  - SendMessage\n---\nBody\n")
+    assert parsed.agent is not None and parsed.agent.tools is not None
+    assert parsed.agent.tools.names == {"Read", "SendMessage"} and parsed.agent.tools.line == 4
+
+
+def test_invalid_yaml_is_read_leniently_and_said() -> None:
+    text = "---\nname: a\ndescription: Use it: when <example>x: y</example>\ntools: Read, Grep\n---\nBody\n"
+    parsed = agent(text)
+    assert parsed.agent is not None and parsed.agent.tools is not None
+    assert parsed.agent.tools.names == {"Read", "Grep"}
+    assert [(p.code, p.finding.line) for p in parsed.problems] == [("SL001", 3)]
+
+
+def test_python_tag_is_never_constructed() -> None:
+    text = "---\nname: a\ndescription: !!python/object/apply:os.system ['echo hi']\ntools: Read\n---\n"
+    parsed = agent(text)
+    assert [p.code for p in parsed.problems] == ["SL001"]
+    assert parsed.agent is not None and parsed.agent.name == "a"
+
+
+def test_unclosed_frontmatter_reports_the_opening_line() -> None:
+    parsed = agent("---\nname: a\ntools: Read\n\nBody text\n")
+    assert [(p.code, p.finding.line) for p in parsed.problems] == [("SL001", 1)]
+    assert parsed.agent is not None and parsed.agent.tools is not None
+
+
+def test_alias_bomb_does_not_explode() -> None:
+    bomb = "---\nname: a\na: &a [x, x, x, x, x, x, x, x, x]\n"
+    for i in range(1, 12):
+        bomb += f"a{i}: &a{i} [*a{i - 1 if i > 1 else ''}, *a{i - 1 if i > 1 else ''}]\n".replace("*a0", "*a")
+    bomb += "tools: Read\n---\n"
+    parsed = agent(bomb)
+    assert parsed.agent is not None
+
+
+def test_non_agent_markdown_under_agents() -> None:
+    assert agent("# Agents\n\nThese are our agents.\n").agent is None
+    assert agent("---\ndescription: no name\n---\n").agent is None
+
+
+def test_disallowed_send_message_mutes() -> None:
+    parsed = agent("---\nname: a\ndescription: d\ndisallowedTools: SendMessage\n---\n")
+    assert parsed.agent is not None and parsed.agent.disallowed is not None
+    assert parsed.agent.disallowed.includes("SendMessage")
+
+
+def test_bom_and_crlf() -> None:
+    parsed = agent("---\r\nname: a\r\ndescription: d\r\ntools: Read\r\n---\r\nBody\r\n")
+    assert parsed.agent is not None and parsed.agent.name == "a" and parsed.problems == ()

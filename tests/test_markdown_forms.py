@@ -1,0 +1,196 @@
+"""The markdown spawn forms F1–F5 and F9, and the traps of SPEC §3, one small case each."""
+
+from __future__ import annotations
+
+import pytest
+
+from spawnlint.model import FileKind, ValueKind
+from spawnlint.parse import parse_text
+
+
+def sites(text: str, kind: FileKind = FileKind.COMMAND) -> list[tuple[str, int, str | None, str | None]]:
+    parsed = parse_text("commands/x.md", text, kind)
+    return [
+        (s.form, s.line, s.name.value if s.name else None, s.subagent_type.value if s.subagent_type else None)
+        for s in parsed.sites
+    ]
+
+
+def test_f1_call_with_colon_params() -> None:
+    text = 'Run:\n\nAgent(subagent_type: "shop:critic", name: "c1", prompt: "Review.")\n'
+    assert sites(text) == [("F1", 3, "c1", "shop:critic")]
+
+
+def test_f1_multiline_python_kwargs_name_column() -> None:
+    text = '```python\nTask(\n    subagent_type="x",\n    name="w1",\n    prompt="go",\n)\n```\n'
+    parsed = parse_text("c.md", text, FileKind.COMMAND)
+    (site,) = parsed.sites
+    assert (site.line, site.column) == (2, 1)
+    assert site.name is not None and (site.name.line, site.name.column) == (4, 5)
+
+
+def test_f1_js_object_argument() -> None:
+    text = '```js\nTask({ subagent_type: "x", name: "n1", prompt: `go` })\n```\n'
+    assert sites(text) == [("F1", 2, "n1", "x")]
+
+
+def test_f1_requires_spawn_parameters() -> None:
+    assert sites("Tools: `Agent(worker)`, `Task(Explore)`.\n") == []
+    assert sites('```python\nAgent(name="Triage", instructions="Route.")\n```\n') == []
+
+
+def test_f1_new_agent_of_other_frameworks_is_not_a_spawn() -> None:
+    assert sites('```js\nconst a = new Agent({ name: "x", prompt: "y" });\n```\n') == []
+
+
+def test_f1_name_inside_prompt_is_not_named() -> None:
+    text = 'Agent(subagent_type: "x", prompt: "Your name: bob. name: \\"y\\"")\n'
+    assert sites(text) == [("F1", 1, None, "x")]
+
+
+def test_f1_hash_comment_inside_call() -> None:
+    text = '```bash\nTask(\n  subagent_type: "x",  # the reviewer\n  # name: "old"\n  prompt: "go"\n)\n```\n'
+    assert sites(text) == [("F1", 2, None, "x")]
+
+
+def test_f1_lying_fence_label() -> None:
+    text = '```json\nTask({"subagent_type": "x", "name": "n", "prompt": "p"})\n```\n'
+    assert sites(text) == [("F1", 2, "n", "x")]
+
+
+def test_f1_name_none_is_absent() -> None:
+    assert sites('Task(subagent_type="x", name=None, prompt="p")\n') == [("F1", 1, None, "x")]
+
+
+def test_f2_block_with_block_scalar_prompt() -> None:
+    text = 'Task:\n  subagent_type: "shop:critic"\n  prompt: |\n    Review.\n    name: inner\n'
+    assert sites(text) == [("F2", 1, None, "shop:critic")]
+
+
+def test_f2_named_block_in_fence() -> None:
+    text = '```yaml\nAgent:\n  subagent_type: critic\n  name: critic-1\n  prompt: go\n```\n'
+    parsed = parse_text("c.md", text, FileKind.COMMAND)
+    (site,) = parsed.sites
+    assert site.form == "F2" and site.line == 2
+    assert site.name is not None and site.name.line == 4
+    assert site.subagent_type is not None and site.subagent_type.kind is ValueKind.LITERAL
+
+
+def test_f2_subagent_header_carries_the_type() -> None:
+    assert sites("Subagent (general-purpose):\n  prompt: Summarise.\n") == [("F2", 1, None, "general-purpose")]
+
+
+def test_f3_json_object() -> None:
+    text = '```json\n{\n  "subagent_type": "x",\n  "name": "j1"\n}\n```\n'
+    assert sites(text) == [("F3", 2, "j1", "x")]
+
+
+def test_f3_tool_use_outer_name_is_the_tool() -> None:
+    text = '```json\n{"type": "tool_use", "name": "Agent", "input": {"subagent_type": "x", "prompt": "p"}}\n```\n'
+    assert sites(text) == [("F3", 2, None, "x")]
+
+
+def test_f4_param_bullets() -> None:
+    text = "Use the Task tool:\n- `subagent_type`: `shop:critic`\n- `name`: `{area}-reviewer`\n- `prompt`: review\n"
+    parsed = parse_text("c.md", text, FileKind.COMMAND)
+    (site,) = parsed.sites
+    assert (site.form, site.line) == ("F4", 1)
+    assert site.name is not None and site.name.kind is ValueKind.PLACEHOLDER and site.name.line == 3
+
+
+def test_f4_name_bullet_saying_omit_is_not_named() -> None:
+    text = "Use the Agent tool with:\n- `subagent_type`: `x`\n- `name`: omit it\n- `prompt`: go\n"
+    assert sites(text) == [("F4", 1, None, "x")]
+
+
+def test_f4_one_spawn_per_subagent_type_bullet() -> None:
+    text = "Spawn these agents with the Task tool:\n- `subagent_type: a` — first\n- `subagent_type: b` — second\n"
+    assert [s[3] for s in sites(text)] == ["a", "b"]
+
+
+def test_f5_inline_params() -> None:
+    text = 'Use the Task tool with `subagent_type="shop:critic"` and `name: "c3"`.\n'
+    assert sites(text) == [("F5", 1, "c3", "shop:critic")]
+
+
+def test_f5_the_no_name_rule_sentence_is_not_a_spawn() -> None:
+    text = (
+        "Spawn agents without the Agent tool's `name` parameter: a named spawn runs as an\n"
+        "`in_process_teammate`, whose final answer never returns to this command.\n"
+    )
+    assert sites(text) == []
+
+
+def test_f5_forbidden_name_value_is_not_named() -> None:
+    text = 'Call the Agent tool with `subagent_type: "x"`; never pass `name: "y"`.\n'
+    assert sites(text) == [("F5", 1, None, "x")]
+
+
+def test_f9_fork_skill() -> None:
+    text = "---\nname: s\ncontext: fork\nagent: Explore\n---\nDo it.\n"
+    assert sites(text, FileKind.SKILL) == [("F9", 4, None, "Explore")]
+
+
+def test_f9_fork_defaults_to_general_purpose() -> None:
+    assert sites("---\ncontext: fork\n---\nDo it.\n", FileKind.SKILL) == [("F9", 2, None, None)]
+
+
+@pytest.mark.parametrize(
+    "lead",
+    ["### ❌ Wrong", "**Wrong:**", "Bad example:", "## Anti-pattern: named spawns", "Don't do this:"],
+)
+def test_counter_examples_are_not_sites(lead: str) -> None:
+    text = f'{lead}\n\n```\nAgent(subagent_type: "x", name: "bad", prompt: "p")\n```\n'
+    assert sites(text) == []
+
+
+def test_right_after_wrong_is_a_site() -> None:
+    text = (
+        '**Wrong:**\n\n```\nAgent(subagent_type: "x", name: "bad", prompt: "p")\n```\n\n'
+        '**Right:**\n\n```\nAgent(subagent_type: "x", prompt: "p")\n```\n'
+    )
+    assert sites(text) == [("F1", 10, None, "x")]
+
+
+def test_rule_sentence_lead_keeps_unnamed_example() -> None:
+    text = (
+        "Never pass `name` to the Agent tool (it spawns an `in_process_teammate`):\n\n"
+        '```\nAgent(subagent_type: "x", prompt: "p")\n```\n'
+    )
+    assert sites(text) == [("F1", 4, None, "x")]
+
+
+def test_comment_marker_inside_fence() -> None:
+    text = '```python\n# WRONG: named\nTask(subagent_type="x", name="n", prompt="p")\n# right\nTask(subagent_type="x", prompt="p")\n```\n'
+    assert sites(text) == [("F1", 5, None, "x")]
+
+
+def test_xml_attribute_name_is_not_a_parameter() -> None:
+    text = '<field name="reviewer">x</field>\n\nAgent(subagent_type: "x", prompt: "p")\n'
+    assert sites(text) == [("F1", 3, None, "x")]
+
+
+def test_placeholder_and_dynamic_targets() -> None:
+    parsed = parse_text(
+        "c.md",
+        'Task(subagent_type="{area}-reviewer", prompt="p")\n\nTask(subagent_type=task.agent_type, prompt="p")\n',
+        FileKind.COMMAND,
+    )
+    kinds = [s.subagent_type.kind for s in parsed.sites if s.subagent_type]
+    assert kinds == [ValueKind.PLACEHOLDER, ValueKind.DYNAMIC]
+
+
+def test_agent_description_examples_are_not_sites() -> None:
+    text = (
+        "---\nname: critic\ndescription: |\n  <example>assistant: I'll use the Task tool\n"
+        '  Task(subagent_type: "critic", name: "c", prompt: "p")</example>\n---\nReview.\n'
+    )
+    assert parse_text("agents/critic.md", text, FileKind.AGENT).sites == ()
+
+
+def test_team_name_without_name_is_not_named() -> None:
+    assert sites('Agent(subagent_type: "x", team_name: "t", prompt: "p")\n') == [("F1", 1, None, "x")]
+
+
+def test_taskcreate_is_not_a_spawn() -> None:
+    assert sites('TaskCreate(subject: "Review", description: "d", prompt: "p")\n') == []
