@@ -56,7 +56,14 @@ def discover(root: Path, exclude: tuple[str, ...] = ()) -> Discovery:
     paths = _list_files(root, problems)
     paths = [p for p in paths if not any(fnmatch(p, pat) or p.startswith(pat.rstrip("/") + "/") for pat in exclude)]
     plugins = _plugins(root, paths, problems)
-    skill_dirs = sorted({posixpath.dirname(p) for p in paths if posixpath.basename(p) == "SKILL.md"})
+    # A SKILL.md inside an agents/ tree is an agent written as a folder, not a skill.
+    skill_dirs = sorted(
+        {
+            posixpath.dirname(p)
+            for p in paths
+            if posixpath.basename(p) == "SKILL.md" and "agents" not in p.split("/")[:-1]
+        }
+    )
     files = []
     for path in paths:
         kind = _kind(path, skill_dirs)
