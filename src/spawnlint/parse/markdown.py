@@ -569,6 +569,10 @@ def _split_sentences(lines: list[str], start: int, end: int) -> list[Sentence]:
     for i, ch in enumerate(text):
         if ch == "`":
             in_code = not in_code
+        if ch == "\n" and _table_row_edge(text, begin, i):
+            out.append(_sentence(text, begin, i, index))  # each table row is its own sentence
+            begin, in_code = i + 1, False
+            continue
         if in_code or ch not in ".!?" or i + 1 >= len(text) or not text[i + 1].isspace():
             continue
         if text[max(0, i - 4) : i].lower().endswith(_ABBREVIATIONS):
@@ -578,6 +582,11 @@ def _split_sentences(lines: list[str], start: int, end: int) -> list[Sentence]:
     if text[begin:].strip():
         out.append(_sentence(text, begin, len(text), index))
     return [s for s in out if s.text]
+
+
+def _table_row_edge(text: str, begin: int, newline: int) -> bool:
+    """A newline that ends or starts a table row: each row is a sentence of its own."""
+    return text[begin:newline].lstrip().startswith("|") or text[newline + 1 : newline + 80].lstrip(" \t").startswith("|")
 
 
 def _sentence(text: str, a: int, b: int, index: LineIndex) -> Sentence:

@@ -87,8 +87,8 @@ def classify(raw: str) -> tuple[str, ValueKind]:
         if _PLACEHOLDER.search(value):
             return value, ValueKind.PLACEHOLDER
         return value, ValueKind.LITERAL
-    if _PLACEHOLDER.search(text):
-        return text, ValueKind.PLACEHOLDER
+    if _PLACEHOLDER.search(text) or re.search(r"\s", text):
+        return text, ValueKind.PLACEHOLDER  # unquoted words describe a value: "the selected role"
     if text.lower() in _NULLS:
         return "", ValueKind.LITERAL
     if _IDENT.match(text):

@@ -75,12 +75,15 @@ def report_channel_filtered(project: Project) -> Iterator[Finding]:
     for agent in project.agents:
         if agent.can_report or agent.path is None:
             continue
-        for line, column in agent.report_lines:
-            yield Finding(
-                agent.path,
-                line,
-                column,
-                f'agent "{agent.id}" is told to report with SendMessage, but {_why_mute(agent)}:'
-                " add SendMessage to its tools",
-                _agent_location(agent, f'tools of "{agent.id}"'),
-            )
+        if not agent.report_lines:
+            continue
+        (line, column), more = agent.report_lines[0], len(agent.report_lines) - 1
+        also = f" (and on {more} more line{'s' * (more != 1)})" if more else ""
+        yield Finding(
+            agent.path,
+            line,
+            column,
+            f'agent "{agent.id}" is told to report with SendMessage{also}, but {_why_mute(agent)}:'
+            " add SendMessage to its tools",
+            _agent_location(agent, f'tools of "{agent.id}"'),
+        )
