@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
-from typing import Callable
 
 import pytest
 
@@ -20,7 +20,9 @@ class Run:
 
     @property
     def lines(self) -> list[str]:
-        return [line for line in self.out.splitlines() if line and not line.startswith(("Found ", "No findings"))]
+        return [
+            line for line in self.out.splitlines() if line and not line.startswith(("Found ", "No findings"))
+        ]
 
 
 def run_cli(*args: str) -> Run:

@@ -6,8 +6,8 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest
 
@@ -46,7 +46,9 @@ def test_json_output_keys_and_related(project: Make) -> None:
     (finding,) = json.loads(run.out)
     assert finding["code"] == "SL101" and finding["name"] == "named-spawn-mute-agent"
     assert finding["severity"] == "error" and (finding["line"], finding["column"]) == (7, 37)
-    assert finding["related"] == [{"path": "agents/critic.md", "line": 4, "message": 'tools of "shop:critic"'}]
+    assert finding["related"] == [
+        {"path": "agents/critic.md", "line": 4, "message": 'tools of "shop:critic"'}
+    ]
 
 
 def test_paths_limit_reporting_not_reading(project: Make) -> None:
@@ -109,8 +111,8 @@ def test_configuration_severity_and_errors(project: Make) -> None:
     "config",
     [
         "[tool.spawnlint]\nbogus = 1\n",
-        "[tool.spawnlint.no-name-rule]\nscope = \"everywhere\"\n",
-        "[tool.spawnlint.no-name-rule]\npattern = \"(\"\n",
+        '[tool.spawnlint.no-name-rule]\nscope = "everywhere"\n',
+        '[tool.spawnlint.no-name-rule]\npattern = "("\n',
         "[tool.spawnlint\n",
     ],
 )
@@ -129,9 +131,7 @@ def test_usage_errors_exit_2(tmp_path: Path) -> None:
 
 def test_github_format_cannot_inject_workflow_commands(project: Make) -> None:
     files = dict(PLUGIN)
-    files["commands/review.md"] = files["commands/review.md"].replace(
-        '"critic-1"', '"x%0A::error::pwned"'
-    )
+    files["commands/review.md"] = files["commands/review.md"].replace('"critic-1"', '"x%0A::error::pwned"')
     run = run_cli("check", "--root", str(project(files)), "--output-format", "github")
     commands = [line for line in run.out.splitlines() if line.startswith("::")]
     assert len(commands) == 1

@@ -68,7 +68,7 @@ def test_f2_block_with_block_scalar_prompt() -> None:
 
 
 def test_f2_named_block_in_fence() -> None:
-    text = '```yaml\nAgent:\n  subagent_type: critic\n  name: critic-1\n  prompt: go\n```\n'
+    text = "```yaml\nAgent:\n  subagent_type: critic\n  name: critic-1\n  prompt: go\n```\n"
     parsed = parse_text("c.md", text, FileKind.COMMAND)
     (site,) = parsed.sites
     assert site.form == "F2" and site.line == 2
@@ -77,7 +77,9 @@ def test_f2_named_block_in_fence() -> None:
 
 
 def test_f2_subagent_header_carries_the_type() -> None:
-    assert sites("Subagent (general-purpose):\n  prompt: Summarise.\n") == [("F2", 1, None, "general-purpose")]
+    assert sites("Subagent (general-purpose):\n  prompt: Summarise.\n") == [
+        ("F2", 1, None, "general-purpose")
+    ]
 
 
 def test_f3_json_object() -> None:

@@ -48,7 +48,9 @@ def _files(blocks: list[tuple[str, str]]) -> dict[str, str | bytes]:
 
 
 def _output(blocks: list[tuple[str, str]]) -> list[str]:
-    outputs = [content for info, content in blocks if info.split()[:1] == ["output"] or "output" in info.split()[1:]]
+    outputs = [
+        content for info, content in blocks if info.split()[:1] == ["output"] or "output" in info.split()[1:]
+    ]
     assert len(outputs) == 1, "an Example has exactly one output block"
     return [line for line in outputs[0].splitlines() if line.strip()]
 

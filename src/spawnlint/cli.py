@@ -6,11 +6,11 @@ import argparse
 import os
 import sys
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from spawnlint import __version__
-from spawnlint.config import ConfigError, Settings, load_settings
+from spawnlint.config import ConfigError, load_settings
 from spawnlint.discover import find_root
 from spawnlint.model import Severity
 from spawnlint.report import FORMATS

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -61,8 +62,9 @@ def _find_table(root: Path) -> dict[str, Any]:
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
             raise ConfigError(f"{name}: cannot read configuration: {exc}") from exc
         tool = data.get("tool", {})
-        if isinstance(tool, dict) and isinstance(tool.get("spawnlint"), dict):
-            return tool["spawnlint"]
+        table = tool.get("spawnlint") if isinstance(tool, dict) else None
+        if isinstance(table, dict):
+            return table
         if name == ".spawnlint.toml":
             return data
     return {}
@@ -79,8 +81,16 @@ def _strings(table: Mapping[str, Any], key: str, default: tuple[str, ...] = ()) 
 
 def _settings(table: dict[str, Any]) -> Settings:
     known = {
-        "select", "ignore", "strict", "severity", "exclude", "units", "external-agents",
-        "max-file-size", "no-name-rule", "python",
+        "select",
+        "ignore",
+        "strict",
+        "severity",
+        "exclude",
+        "units",
+        "external-agents",
+        "max-file-size",
+        "no-name-rule",
+        "python",
     }
     unknown = sorted(set(table) - known)
     if unknown:

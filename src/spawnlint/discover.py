@@ -54,7 +54,9 @@ def find_root(start: Path) -> Path:
 def discover(root: Path, exclude: tuple[str, ...] = ()) -> Discovery:
     problems: list[Problem] = []
     paths = _list_files(root, problems)
-    paths = [p for p in paths if not any(fnmatch(p, pat) or p.startswith(pat.rstrip("/") + "/") for pat in exclude)]
+    paths = [
+        p for p in paths if not any(fnmatch(p, pat) or p.startswith(pat.rstrip("/") + "/") for pat in exclude)
+    ]
     plugins = _plugins(root, paths, problems)
     # A SKILL.md inside an agents/ tree is an agent written as a folder, not a skill.
     skill_dirs = sorted(
@@ -102,7 +104,18 @@ def _git_files(root: Path) -> list[str] | None:
         return None
     try:
         out = subprocess.run(
-            ["git", "-c", "core.quotepath=off", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "."],
+            [
+                "git",
+                "-c",
+                "core.quotepath=off",
+                "ls-files",
+                "-z",
+                "--cached",
+                "--others",
+                "--exclude-standard",
+                "--",
+                ".",
+            ],
             cwd=root,
             capture_output=True,
             timeout=60,
@@ -151,12 +164,8 @@ def _kind(path: str, skill_dirs: list[str]) -> FileKind | None:
 
 
 def _skill_dir_of(path: str, skill_dirs: list[str]) -> str | None:
-    best = None
-    for d in skill_dirs:
-        if d == "" or path.startswith(d + "/"):
-            if best is None or len(d) > len(best):
-                best = d
-    return best
+    holding = [d for d in skill_dirs if d == "" or path.startswith(d + "/")]
+    return max(holding, key=len) if holding else None
 
 
 def _unit_of(path: str, kind: FileKind, skill_dirs: list[str]) -> str | None:
@@ -231,7 +240,9 @@ def _marketplace_plugins(root: Path, path: str, problems: list[Problem]) -> list
             source = source.get("path") if source.get("source") in ("local", "path", "directory") else None
         if not isinstance(source, str) or "://" in source or source.startswith(("git@", "github:")):
             continue
-        prefix = plugin_root_dir if isinstance(plugin_root_dir, str) and not source.startswith((".", "/")) else ""
+        prefix = (
+            plugin_root_dir if isinstance(plugin_root_dir, str) and not source.startswith((".", "/")) else ""
+        )
         joined = posixpath.normpath(posixpath.join(base, prefix, source))
         if source.startswith("/") or joined == ".." or joined.startswith("../"):
             problems.append(
@@ -260,9 +271,6 @@ def _line_of(root: Path, path: str, needle: str) -> int:
 
 
 def _plugin_of(path: str, plugins: list[Plugin]) -> Plugin:
-    best = plugins[0]
-    for plugin in plugins:
-        if plugin.root == "" or path.startswith(plugin.root + "/"):
-            if len(plugin.root) >= len(best.root):
-                best = plugin
-    return best
+    """The innermost plugin holding the file (plugins[0] is the project itself)."""
+    holding = [p for p in plugins if p.root == "" or path.startswith(p.root + "/")]
+    return max(holding, key=lambda p: len(p.root)) if holding else plugins[0]

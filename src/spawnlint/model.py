@@ -3,9 +3,9 @@ the project, and diagnostics."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Mapping
 
 
 class Severity(str, Enum):
@@ -264,9 +264,5 @@ class Project:
 
 def section_of(sections: tuple[Section, ...], line: int) -> Section | None:
     """The innermost section holding a 1-based line: the one under the nearest heading above."""
-    best: Section | None = None
-    for section in sections:
-        if section.start_line <= line <= section.end_line:
-            if best is None or section.start_line >= best.start_line:
-                best = section
-    return best
+    holding = [s for s in sections if s.start_line <= line <= s.end_line]
+    return max(holding, key=lambda s: s.start_line) if holding else None

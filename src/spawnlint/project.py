@@ -6,8 +6,8 @@ from __future__ import annotations
 import posixpath
 import re
 from collections import defaultdict
+from collections.abc import Iterable, Mapping
 from fnmatch import fnmatch
-from typing import Iterable, Mapping
 
 from spawnlint.config import Settings
 from spawnlint.discover import Discovery, Plugin, SourceFile
@@ -15,7 +15,6 @@ from spawnlint.model import (
     Agent,
     FileKind,
     ParsedFile,
-    Problem,
     Project,
     Resolution,
     Sentence,
@@ -87,7 +86,9 @@ def _builtin(name: str, tools: ToolList | None) -> Agent:
     return Agent(name, name, None, 0, tools, None, False, (), builtin=True)
 
 
-def _agents(discovery: Discovery, parsed: Mapping[str, ParsedFile]) -> tuple[list[Agent], dict[str, set[str]]]:
+def _agents(
+    discovery: Discovery, parsed: Mapping[str, ParsedFile]
+) -> tuple[list[Agent], dict[str, set[str]]]:
     agents: list[Agent] = []
     aliases: dict[str, set[str]] = {}
     for source in discovery.files:

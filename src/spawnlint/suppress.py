@@ -4,9 +4,9 @@ limit what is reported (never what is read)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
 
 from spawnlint.model import Diagnostic, Project
 
@@ -46,7 +46,9 @@ def apply(diagnostics: Iterable[Diagnostic], project: Project, filters: Filters)
 
 def _in_paths(d: Diagnostic, paths: tuple[str, ...]) -> bool:
     locations = [d.path] + [r.path for r in d.related]
-    return any(loc == p or p in ("", ".") or loc.startswith(p.rstrip("/") + "/") for loc in locations for p in paths)
+    return any(
+        loc == p or p in ("", ".") or loc.startswith(p.rstrip("/") + "/") for loc in locations for p in paths
+    )
 
 
 def baseline_key(d: Diagnostic) -> tuple[str, str, str]:
@@ -59,5 +61,7 @@ def load_baseline(path: Path) -> frozenset[tuple[str, str, str]]:
     if not isinstance(data, list):
         raise ValueError("a baseline is a JSON array of findings")
     return frozenset(
-        (str(item["path"]), str(item["code"]), str(item["message"])) for item in data if isinstance(item, dict)
+        (str(item["path"]), str(item["code"]), str(item["message"]))
+        for item in data
+        if isinstance(item, dict)
     )

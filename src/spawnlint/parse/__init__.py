@@ -27,6 +27,7 @@ _SUPPRESS_HASH = re.compile(r"#\s*spawnlint:\s*(ignore-file|ignore)(?:\[([^\]]*)
 
 def decode(path: str, data: bytes, max_bytes: int) -> tuple[str | None, Problem | None]:
     """UTF-8 text (a BOM is fine), or the SL002 problem that says why not."""
+
     def problem(why: str) -> tuple[None, Problem]:
         return None, Problem("SL002", Finding(path, 1, 1, why))
 
@@ -61,7 +62,9 @@ def parse_text(path: str, text: str, kind: FileKind) -> ParsedFile:
     if frontmatter is not None and kind is FileKind.AGENT:
         agent = _agent(path, frontmatter, facts.mentions_send_message, facts.report_lines, problems)
     if frontmatter is not None and kind in (FileKind.COMMAND, FileKind.SKILL):
-        unit_fm = UnitFrontmatter(_tools(path, frontmatter, ("disallowed-tools", "disallowedTools"), problems))
+        unit_fm = UnitFrontmatter(
+            _tools(path, frontmatter, ("disallowed-tools", "disallowedTools"), problems)
+        )
         fork = _fork_site(path, frontmatter, lines)
     return ParsedFile(
         path=path,
@@ -113,9 +116,7 @@ def _tools(path: str, fm: Frontmatter, keys: tuple[str, ...], problems: list[Pro
     line = fm.key_lines.get(key, 1)
     tools, problem = parse_tool_list(fm.data[key], line)
     if problem:
-        problems.append(
-            Problem("SL001", Finding(path, line, 1, f"`{key}` {problem}; it is ignored"))
-        )
+        problems.append(Problem("SL001", Finding(path, line, 1, f"`{key}` {problem}; it is ignored")))
     return tools
 
 

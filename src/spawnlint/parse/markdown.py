@@ -15,7 +15,6 @@ from spawnlint.parse.rule_sentence import is_rule_sentence
 from spawnlint.parse.spawn_syntax import (
     PARAM_KEYS,
     LineIndex,
-    Match,
     RawParam,
     classify,
     find_calls,
@@ -67,9 +66,7 @@ _COUNTER_LABEL = re.compile(
     re.IGNORECASE,
 )
 _WEAK_WORDS = frozenset({"avoid", "don't", "don’t", "dont", "do not", "never"})
-_TRAILING_COUNTER = re.compile(
-    r"(?:#|//|<!--)\s*(?:❌|wrong|bad|incorrect|don[’']?t|never)\b", re.IGNORECASE
-)
+_TRAILING_COUNTER = re.compile(r"(?:#|//|<!--)\s*(?:❌|wrong|bad|incorrect|don[’']?t|never)\b", re.IGNORECASE)
 _COMMENT_LINE = re.compile(r"^\s*(?:#|//|<!--|--|/\*|\*)")
 _SEND_MESSAGE = re.compile(r"\bSendMessage\b")
 _NOT_THE_TOOL = re.compile(
@@ -362,7 +359,7 @@ def _param_bullets(
     if mention is None or any(a in claimed for a, _ in items):
         return []
     groups: list[list[Param]] = [[]]
-    for a, b in items:
+    for a, _end in items:
         param = _item_param(lines, a)
         if param is None:
             continue
@@ -453,9 +450,7 @@ def _sentence_params(sentence: Sentence) -> tuple[Param, ...]:
     return tuple(found.values())
 
 
-def _add_inline(
-    found: dict[str, Param], text: str, key: str, raw: str, at: int, index: LineIndex
-) -> None:
+def _add_inline(found: dict[str, Param], text: str, key: str, raw: str, at: int, index: LineIndex) -> None:
     if key in found:
         return
     value, kind = classify(raw)
@@ -524,16 +519,14 @@ def _previous_nonblank(lines: list[str], start: int, stop: int) -> int | None:
 
 
 def _to_site(path: str, structure: Structure, sections: tuple[Section, ...], raw: RawSite) -> SpawnSite:
-    by_key = {}
+    by_key: dict[str, Param] = {}
     for p in raw.params:
         by_key.setdefault(p.key, p)
     name = by_key.get("name")
     if name is not None and is_absent(name.value) and name.kind is ValueKind.LITERAL:
         name = None
     section = section_of(sections, raw.line + 1)
-    section_text = (
-        "\n".join(structure.lines[section.start_line - 1 : section.end_line]) if section else ""
-    )
+    section_text = "\n".join(structure.lines[section.start_line - 1 : section.end_line]) if section else ""
     prompt = by_key.get("prompt")
     return SpawnSite(
         path=path,
@@ -586,7 +579,9 @@ def _split_sentences(lines: list[str], start: int, end: int) -> list[Sentence]:
 
 def _table_row_edge(text: str, begin: int, newline: int) -> bool:
     """A newline that ends or starts a table row: each row is a sentence of its own."""
-    return text[begin:newline].lstrip().startswith("|") or text[newline + 1 : newline + 80].lstrip(" \t").startswith("|")
+    return text[begin:newline].lstrip().startswith("|") or text[newline + 1 : newline + 80].lstrip(
+        " \t"
+    ).startswith("|")
 
 
 def _sentence(text: str, a: int, b: int, index: LineIndex) -> Sentence:

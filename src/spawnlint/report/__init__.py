@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from spawnlint.model import Diagnostic
-from spawnlint.report import concise, github, json_format, sarif, junit, full
+from spawnlint.report import concise, full, github, json_format, junit, sarif
 
 Formatter = Callable[[Sequence[Diagnostic], str], str]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from spawnlint.model import Diagnostic, Severity
 
@@ -17,8 +17,12 @@ def summary(diagnostics: Sequence[Diagnostic]) -> str:
         return "No findings."
     errors = sum(1 for d in diagnostics if d.severity is Severity.ERROR)
     warnings = len(diagnostics) - errors
-    noun = "finding" if len(diagnostics) == 1 else "findings"
-    return f"Found {len(diagnostics)} {noun} ({errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)})."
+    counts = f"{_count(errors, 'error')}, {_count(warnings, 'warning')}"
+    return f"Found {_count(len(diagnostics), 'finding')} ({counts})."
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'s' * (n != 1)}"
 
 
 def render(diagnostics: Sequence[Diagnostic], root: str) -> str:

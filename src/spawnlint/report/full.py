@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from spawnlint.model import Diagnostic
 from spawnlint.report.concise import line, summary

@@ -3,7 +3,7 @@ can never start a workflow command of its own."""
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from spawnlint.model import Diagnostic, Severity
 from spawnlint.report.concise import summary

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from spawnlint.model import Diagnostic
 from spawnlint.rules import BY_CODE

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 from xml.sax.saxutils import escape, quoteattr
 
 from spawnlint.model import Diagnostic, Severity

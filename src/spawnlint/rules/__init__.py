@@ -3,8 +3,8 @@ stamps code and severity onto what a rule yields, so a rule cannot misreport its
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable
 
 from spawnlint.model import Finding, Project, Severity
 from spawnlint.rules import files, no_name, return_channel, targets
@@ -22,26 +22,76 @@ class Rule:
 
 
 RULES: tuple[Rule, ...] = (
-    Rule("SL001", "unparsable-frontmatter", Severity.ERROR, files.unparsable_frontmatter,
-         "frontmatter is not valid YAML, not closed, uses refused tags, or has keys of the wrong shape"),
-    Rule("SL002", "unreadable-file", Severity.ERROR, files.unreadable_file,
-         "a file in scope is not UTF-8 text, is over the size cap, or cannot be read"),
-    Rule("SL003", "duplicate-agent", Severity.WARNING, files.duplicate_agent,
-         "two agent definitions share one id; Claude Code loads only one of them"),
-    Rule("SL101", "named-spawn-mute-agent", Severity.ERROR, return_channel.named_spawn_mute_agent,
-         "a named spawn targets an agent whose tools lack SendMessage"),
-    Rule("SL102", "named-spawn-no-report", Severity.WARNING, return_channel.named_spawn_no_report,
-         "a named spawn of an agent that could report, but nothing tells it to"),
-    Rule("SL103", "report-channel-filtered", Severity.ERROR, return_channel.report_channel_filtered,
-         "an agent is told to report with SendMessage, but its tools remove it"),
-    Rule("SL201", "missing-no-name-rule", Severity.ERROR, no_name.missing_no_name_rule,
-         "a spawning unit does not carry the no-name rule"),
-    Rule("SL202", "stale-no-name-rule", Severity.WARNING, no_name.stale_no_name_rule,
-         "a unit carries the no-name rule but spawns nothing"),
-    Rule("SL301", "unknown-subagent-type", Severity.WARNING, targets.unknown_subagent_type,
-         "a literal subagent_type matches no agent of the project, no built-in and no external agent"),
-    Rule("SL302", "spawn-tool-disallowed", Severity.ERROR, targets.spawn_tool_disallowed,
-         "a spawning unit's disallowed-tools removes Agent/Task"),
+    Rule(
+        "SL001",
+        "unparsable-frontmatter",
+        Severity.ERROR,
+        files.unparsable_frontmatter,
+        "frontmatter is not valid YAML, not closed, uses refused tags, or has keys of the wrong shape",
+    ),
+    Rule(
+        "SL002",
+        "unreadable-file",
+        Severity.ERROR,
+        files.unreadable_file,
+        "a file in scope is not UTF-8 text, is over the size cap, or cannot be read",
+    ),
+    Rule(
+        "SL003",
+        "duplicate-agent",
+        Severity.WARNING,
+        files.duplicate_agent,
+        "two agent definitions share one id; Claude Code loads only one of them",
+    ),
+    Rule(
+        "SL101",
+        "named-spawn-mute-agent",
+        Severity.ERROR,
+        return_channel.named_spawn_mute_agent,
+        "a named spawn targets an agent whose tools lack SendMessage",
+    ),
+    Rule(
+        "SL102",
+        "named-spawn-no-report",
+        Severity.WARNING,
+        return_channel.named_spawn_no_report,
+        "a named spawn of an agent that could report, but nothing tells it to",
+    ),
+    Rule(
+        "SL103",
+        "report-channel-filtered",
+        Severity.ERROR,
+        return_channel.report_channel_filtered,
+        "an agent is told to report with SendMessage, but its tools remove it",
+    ),
+    Rule(
+        "SL201",
+        "missing-no-name-rule",
+        Severity.ERROR,
+        no_name.missing_no_name_rule,
+        "a spawning unit does not carry the no-name rule",
+    ),
+    Rule(
+        "SL202",
+        "stale-no-name-rule",
+        Severity.WARNING,
+        no_name.stale_no_name_rule,
+        "a unit carries the no-name rule but spawns nothing",
+    ),
+    Rule(
+        "SL301",
+        "unknown-subagent-type",
+        Severity.WARNING,
+        targets.unknown_subagent_type,
+        "a literal subagent_type matches no agent of the project, no built-in and no external agent",
+    ),
+    Rule(
+        "SL302",
+        "spawn-tool-disallowed",
+        Severity.ERROR,
+        targets.spawn_tool_disallowed,
+        "a spawning unit's disallowed-tools removes Agent/Task",
+    ),
 )
 
 BY_CODE = {rule.code: rule for rule in RULES}

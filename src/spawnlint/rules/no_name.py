@@ -3,9 +3,10 @@ that carry the no-name rule must be the same set."""
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from spawnlint.model import Finding, Location, Project
+
 
 def canonical_rule(kind: str) -> str:
     """The sentence `--fix` inserts; it satisfies the default matcher."""
@@ -24,8 +25,10 @@ def missing_no_name_rule(project: Project) -> Iterator[Finding]:
         related = [Location(s.site.path, s.site.line, s.site.column, "another spawn site") for s in rest]
         if unit.kind == "skill":
             related.append(Location(unit.main_file, 1, 1, "the skill's main file"))
-        where = "does not carry the no-name rule" if not unit.carries_rule else (
-            "does not carry the no-name rule near this spawn site"
+        where = (
+            "does not carry the no-name rule"
+            if not unit.carries_rule
+            else ("does not carry the no-name rule near this spawn site")
         )
         yield Finding(
             first.path,

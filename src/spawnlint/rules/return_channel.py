@@ -3,7 +3,7 @@ a named spawn runs as an in_process_teammate, whose only way back is the SendMes
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from spawnlint.model import Agent, Finding, Location, Project, Spawn
 
@@ -59,7 +59,9 @@ def named_spawn_no_report(project: Project) -> Iterator[Finding]:
             continue
         name = site.name
         assert name is not None
-        related = () if agent.path is None else (Location(agent.path, agent.name_line, 1, f'agent "{agent.id}"'),)
+        related = (
+            () if agent.path is None else (Location(agent.path, agent.name_line, 1, f'agent "{agent.id}"'),)
+        )
         yield Finding(
             site.path,
             name.line,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import difflib
-from typing import Iterator
+from collections.abc import Iterator
 
 from spawnlint.model import Finding, Location, Project, ValueKind
 
@@ -16,8 +16,10 @@ def unknown_subagent_type(project: Project) -> Iterator[Finding]:
             continue
         close = difflib.get_close_matches(target.value.lower(), list(lowered), n=3, cutoff=0.6)
         hint = ", ".join(f'"{lowered[c]}"' for c in close)
-        suggestion = f"; did you mean {hint}?" if close else (
-            "; define the agent, fix the name, or list it in `external-agents`"
+        suggestion = (
+            f"; did you mean {hint}?"
+            if close
+            else ("; define the agent, fix the name, or list it in `external-agents`")
         )
         yield Finding(
             spawn.site.path,

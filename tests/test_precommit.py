@@ -1,0 +1,66 @@
+"""The real pre-commit, against a temporary git repository, with this repository's hooks."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO
+from test_cli import PLUGIN
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+
+
+def _git(cwd: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True)
+
+
+@pytest.fixture(scope="module")
+def plugin_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("plugin")
+    for rel, text in PLUGIN.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    _git(root, "init", "-q")
+    _git(root, "add", ".")
+    return root
+
+
+def _try_repo(plugin: Path, home: Path, hook: str, *files: str) -> subprocess.CompletedProcess[str]:
+    args = ["--files", *files] if files else ["--all-files"]
+    env = dict(
+        os.environ,
+        PRE_COMMIT_HOME=str(home),
+        GIT_AUTHOR_NAME="t",
+        GIT_AUTHOR_EMAIL="t@t",
+        GIT_COMMITTER_NAME="t",
+        GIT_COMMITTER_EMAIL="t@t",
+    )
+    return subprocess.run(
+        [sys.executable, "-m", "pre_commit", "try-repo", str(REPO), hook, "--verbose", *args],
+        cwd=plugin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+        check=False,
+    )
+
+
+def test_hook_reports_finding_at_command_when_only_agent_changes(
+    plugin_repo: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    home = tmp_path_factory.mktemp("pre-commit-home")
+    result = _try_repo(plugin_repo, home, "spawnlint", "agents/critic.md")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "commands/review.md:7:37: SL101 [error]" in result.stdout
+    whole = _try_repo(plugin_repo, home, "spawnlint-all")
+    assert whole.returncode == 1
+    assert whole.stdout.count("SL101 [error]") == 1
+    clean = _try_repo(plugin_repo, home, "spawnlint", ".claude-plugin/plugin.json")
+    assert clean.returncode == 0, clean.stdout + clean.stderr

@@ -1,0 +1,141 @@
+"""Inputs the linter must survive (SPEC §7): each gets a diagnostic or nothing, never a crash,
+and the rest of the project is still checked."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import run_cli
+from spawnlint.model import FileKind
+from spawnlint.parse import parse_text
+
+Make = Callable[[dict[str, str | bytes]], Path]
+
+MUTE_AGENT = "---\nname: critic\ndescription: d\ntools: Read\n---\nReview.\n"
+NAMED_SPAWN = '# R\n\nAgent(subagent_type: "critic", name: "c1", prompt: "p")\n'
+
+
+def codes(root: Path) -> list[tuple[str, int, str]]:
+    run = run_cli("check", "--root", str(root), "--output-format", "json")
+    assert run.code in (0, 1), run.err
+    return [(d["path"], d["line"], d["code"]) for d in json.loads(run.out)]
+
+
+def test_bad_files_do_not_stop_the_rest(project: Make) -> None:
+    root = project(
+        {
+            "agents/critic.md": MUTE_AGENT,
+            "commands/run.md": NAMED_SPAWN,
+            "commands/latin.md": "caf\xe9 Agent(".encode("latin-1"),
+            "commands/binary.md": b"\x00\x01\x02PNG",
+            "commands/empty.md": "",
+            "agents/bom.md": "\ufeff---\nname: bommed\ndescription: d\n---\nHi\n",
+            "commands/deep.md": "> " * 5000 + "x\n" + "- " * 3000 + "y\n" + "[" * 10000 + "\n",
+        }
+    )
+    found = codes(root)
+    assert ("commands/latin.md", 1, "SL002") in found
+    assert ("commands/binary.md", 1, "SL002") in found
+    assert ("commands/run.md", 3, "SL101") in found
+    assert not any(path == "agents/bom.md" for path, _, _ in found)
+
+
+def test_size_cap(project: Make) -> None:
+    root = project(
+        {
+            "commands/huge.md": "x" * 5000 + "\n",
+            "pyproject.toml": "[tool.spawnlint]\nmax-file-size = 1000\n",
+        }
+    )
+    assert codes(root) == [("commands/huge.md", 1, "SL002")]
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads every file")
+def test_unreadable_file(project: Make) -> None:
+    root = project({"commands/secret.md": "x\n"})
+    (root / "commands/secret.md").chmod(0)
+    assert codes(root) == [("commands/secret.md", 1, "SL002")]
+
+
+def test_symlinks_never_leave_the_project(project: Make, tmp_path: Path) -> None:
+    outside = tmp_path / "outside.md"
+    outside.write_text(NAMED_SPAWN)
+    root = project({"agents/critic.md": MUTE_AGENT, "commands/ok.md": "Nothing.\n"})
+    (root / "commands/escape.md").symlink_to(outside)
+    (root / "commands/loop.md").symlink_to(root / "commands/loop.md")
+    (root / "commands/inside.md").symlink_to(root / "commands/ok.md")
+    found = codes(root)
+    assert ("commands/escape.md", 1, "SL002") in found
+    assert ("commands/loop.md", 1, "SL002") in found
+    assert not any(code == "SL101" for _, _, code in found)
+
+
+def test_marketplace_source_outside_is_refused(project: Make, tmp_path: Path) -> None:
+    (tmp_path / "evil" / "commands").mkdir(parents=True)
+    (tmp_path / "evil" / "commands" / "x.md").write_text(NAMED_SPAWN)
+    root = project(
+        {
+            ".claude-plugin/marketplace.json": json.dumps(
+                {"name": "m", "plugins": [{"name": "evil", "source": "../evil"}]}, indent=2
+            )
+        }
+    )
+    assert codes(root) == [(".claude-plugin/marketplace.json", 6, "SL002")]  # the "source" line
+
+
+def test_paths_with_spaces_and_non_ascii(project: Make) -> None:
+    root = project({"agents/krítik agent.md": MUTE_AGENT, "commands/rev iew ü.md": NAMED_SPAWN})
+    assert ("commands/rev iew ü.md", 3, "SL101") in codes(root)
+
+
+def test_gitignored_files_are_not_read(project: Make) -> None:
+    import subprocess
+
+    root = project(
+        {".gitignore": "build/\n", "agents/critic.md": MUTE_AGENT, "build/commands/x.md": NAMED_SPAWN}
+    )
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    assert codes(root) == []
+
+
+def test_agent_referencing_itself(project: Make) -> None:
+    body = "---\nname: lead\ndescription: d\ntools: Read, Agent\n---\n" + NAMED_SPAWN.replace(
+        "critic", "lead"
+    )
+    assert codes(project({"agents/lead.md": body})) == [("agents/lead.md", 8, "SL101")]
+
+
+def test_deeply_nested_markdown_parses() -> None:
+    text = "\n".join("  " * i + "- item" for i in range(400)) + "\n" + "(" * 20000 + "\n"
+    assert parse_text("c.md", text, FileKind.COMMAND).sites == ()
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.sampled_from(
+            list("-\n :`{}()[]\"'#|*>_abnmeAgtTsk=,!❌")
+            + ["---\n", "Agent(", "Task:", "name", "subagent_type", "prompt", "```", "tools:", "  "]
+        ),
+        max_size=200,
+    ).map("".join)
+)
+def test_markdown_parser_never_crashes(text: str) -> None:
+    for kind in (FileKind.AGENT, FileKind.COMMAND, FileKind.SKILL, FileKind.MARKDOWN):
+        parsed = parse_text("x.md", text, kind)
+        for site in parsed.sites:
+            assert site.line >= 1 and site.column >= 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(max_size=300))
+def test_arbitrary_text_never_crashes(text: str) -> None:
+    parse_text("x.md", text, FileKind.COMMAND)
+    parse_text("agents/x.md", "---\n" + text + "\n---\n", FileKind.AGENT)
