@@ -64,6 +64,12 @@ def test_unreadable_file(project: Make) -> None:
     assert codes(root) == [("commands/secret.md", 1, "SL002")]
 
 
+def test_fifo_is_not_opened(project: Make) -> None:
+    root = project({"commands/ok.md": "Nothing.\n"})
+    os.mkfifo(root / "commands" / "pipe.md")
+    assert codes(root) == [("commands/pipe.md", 1, "SL002")]
+
+
 def test_symlinks_never_leave_the_project(project: Make, tmp_path: Path) -> None:
     outside = tmp_path / "outside.md"
     outside.write_text(NAMED_SPAWN)

@@ -3,6 +3,8 @@ happen after, in suppress.py and report/."""
 
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,6 +42,8 @@ def parse_source(root: Path, source: SourceFile, settings: Settings) -> ParsedFi
     if source.kind is FileKind.PYTHON:
         return None  # Python spawn sites are read by parse/python.py (its own issue)
     try:
+        if not stat.S_ISREG(os.stat(root / source.path).st_mode):
+            return _unreadable(source, "is not a regular file; not read")  # a FIFO would block
         with open(root / source.path, "rb") as handle:
             data = handle.read(settings.max_file_bytes + 1)
     except OSError as exc:
