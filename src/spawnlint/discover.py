@@ -17,6 +17,25 @@ from spawnlint.model import FileKind, Finding, Problem
 _NOT_SEARCHED = ("readme", "changelog", "license", "licence", "contributing", "code_of_conduct", "security")
 _SKIP_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache"})
 _MANIFEST_BYTES = 1024 * 1024
+_NOT_LOADED_DIRS = frozenset(
+    {
+        "archive",
+        "archived",
+        "old",
+        "deprecated",
+        "backup",
+        "backups",
+        "docs",
+        "doc",
+        "examples",
+        "example",
+        "test",
+        "tests",
+        "fixtures",
+        "vendor",
+        "third_party",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -68,10 +87,10 @@ def discover(root: Path, exclude: tuple[str, ...] = ()) -> Discovery:
     )
     files = []
     for path in paths:
-        kind = _kind(path, skill_dirs)
+        plugin = _plugin_of(path, plugins)
+        kind = _kind(path, skill_dirs, plugin)
         if kind is None:
             continue
-        plugin = _plugin_of(path, plugins)
         files.append(SourceFile(path, kind, plugin, _unit_of(path, kind, skill_dirs)))
     return Discovery(root, tuple(files), tuple(plugins), tuple(problems))
 
@@ -88,10 +107,10 @@ def _list_files(root: Path, problems: list[Problem]) -> list[str]:
             try:
                 target = os.path.realpath(full, strict=True)
             except (OSError, RuntimeError):
-                problems.append(_unreadable(path, "is a broken or looping symlink; not read"))
+                problems.append(_unreadable(path, "file is a broken or looping symlink; not read"))
                 continue
             if os.path.commonpath([real_root, target]) != real_root:
-                problems.append(_unreadable(path, "is a symlink to outside the project; not followed"))
+                problems.append(_unreadable(path, "file is a symlink to outside the project; not followed"))
                 continue
             if os.path.isdir(target):
                 continue
@@ -138,29 +157,39 @@ def _walk(root: Path) -> list[str]:
 
 
 def _unreadable(path: str, why: str, line: int = 1) -> Problem:
-    return Problem("SL002", Finding(path, line, 1, f"{path} {why}"))
+    return Problem("SL002", Finding(path, line, 1, why))
 
 
-def _kind(path: str, skill_dirs: list[str]) -> FileKind | None:
+def _kind(path: str, skill_dirs: list[str], plugin: Plugin) -> FileKind | None:
     base = posixpath.basename(path)
     stem = base.lower()
     if stem.endswith(".py"):
         return FileKind.PYTHON
     if not stem.endswith((".md", ".markdown", ".mdx")):
         return None
-    parts = path.split("/")[:-1]
     kind = FileKind.MARKDOWN
     if _skill_dir_of(path, skill_dirs) is not None:
         kind = FileKind.SKILL
-    elif "commands" in parts:
+    elif _in_plugin_folder(path, plugin, "commands"):
         kind = FileKind.COMMAND
-    elif "agents" in parts:
+    elif _in_plugin_folder(path, plugin, "agents"):
         kind = FileKind.AGENT
     # A command may be called /changelog and an agent `security`; only README is never one.
     excluded = ("readme",) if kind is not FileKind.MARKDOWN else _NOT_SEARCHED
     if stem.startswith(excluded) and base != "SKILL.md":
         return None
     return kind
+
+
+def _in_plugin_folder(path: str, plugin: Plugin, folder: str) -> bool:
+    """Claude Code loads commands and agents from `<plugin>/commands/` and `<plugin>/agents/`.
+    Outside any declared plugin, such a folder anywhere counts, except in archived copies,
+    docs, examples and test fixtures."""
+    rel = path[len(plugin.root) + 1 :] if plugin.root else path
+    parts = rel.split("/")[:-1]
+    if parts[:1] == [folder]:
+        return True
+    return plugin.root == "" and folder in parts and not _NOT_LOADED_DIRS & set(parts)
 
 
 def _skill_dir_of(path: str, skill_dirs: list[str]) -> str | None:
@@ -248,8 +277,7 @@ def _marketplace_plugins(root: Path, path: str, problems: list[Problem]) -> list
             problems.append(
                 _unreadable(
                     path,
-                    f"lists plugin source {json.dumps(source)}, which resolves outside the project;"
-                    " refused, not read",
+                    f"plugin source {json.dumps(source)} resolves outside the project; refused, not read",
                     _line_of(root, path, source),
                 )
             )

@@ -42,8 +42,12 @@ def parse_source(root: Path, source: SourceFile, settings: Settings) -> ParsedFi
     if source.kind is FileKind.PYTHON:
         return None  # Python spawn sites are read by parse/python.py (its own issue)
     try:
-        if not stat.S_ISREG(os.stat(root / source.path).st_mode):
+        status = os.stat(root / source.path)
+        if not stat.S_ISREG(status.st_mode):
             return _unreadable(source, "is not a regular file; not read")  # a FIFO would block
+        if status.st_size > settings.max_file_bytes:
+            why = f"is {status.st_size} bytes, over the {settings.max_file_bytes}-byte cap; not checked"
+            return _unreadable(source, why)
         with open(root / source.path, "rb") as handle:
             data = handle.read(settings.max_file_bytes + 1)
     except OSError as exc:
@@ -56,7 +60,7 @@ def parse_source(root: Path, source: SourceFile, settings: Settings) -> ParsedFi
 
 
 def _unreadable(source: SourceFile, why: str) -> ParsedFile:
-    problem = Problem("SL002", Finding(source.path, 1, 1, f"{source.path} {why}"))
+    problem = Problem("SL002", Finding(source.path, 1, 1, f"file {why}"))
     return ParsedFile(source.path, source.kind, problems=(problem,))
 
 

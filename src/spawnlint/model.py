@@ -72,8 +72,16 @@ class Param:
     key: str
     value: str
     kind: ValueKind
-    line: int
+    line: int  # where the key is written
     column: int
+    value_line: int = 0  # where the value is written (0: same as the key)
+    value_column: int = 0
+
+    @property
+    def value_position(self) -> tuple[int, int]:
+        if self.value_line:
+            return self.value_line, self.value_column
+        return self.line, self.column
 
 
 @dataclass(frozen=True)
@@ -258,7 +266,6 @@ class Project:
     units: tuple[Unit, ...]
     spawns: tuple[Spawn, ...]
     uncovered: Mapping[str, tuple[Spawn, ...]]  # unit id -> spawn sites the no-name rule misses
-    known_names: tuple[str, ...]  # for SL301 suggestions
     problems: tuple[Problem, ...]
 
 

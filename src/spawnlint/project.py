@@ -67,7 +67,6 @@ def build_project(discovery: Discovery, parsed: Mapping[str, ParsedFile], settin
     problems = list(discovery.problems)
     for path in sorted(parsed):
         problems.extend(parsed[path].problems)
-    known = sorted({a.id for a in agents} | {a.name for a in agents} | {a.id for a in builtins})
     return Project(
         root=str(discovery.root),
         files=parsed,
@@ -77,7 +76,6 @@ def build_project(discovery: Discovery, parsed: Mapping[str, ParsedFile], settin
         units=units,
         spawns=spawns,
         uncovered=uncovered,
-        known_names=tuple(known),
         problems=tuple(problems),
     )
 

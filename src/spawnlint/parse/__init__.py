@@ -17,6 +17,7 @@ from spawnlint.model import (
     Suppressions,
     ToolList,
     UnitFrontmatter,
+    ValueKind,
 )
 from spawnlint.parse.frontmatter import Frontmatter, parse_tool_list, split_frontmatter
 from spawnlint.parse.spawn_syntax import classify
@@ -32,15 +33,15 @@ def decode(path: str, data: bytes, max_bytes: int) -> tuple[str | None, Problem 
         return None, Problem("SL002", Finding(path, 1, 1, why))
 
     if len(data) > max_bytes:
-        return problem(f"file is {len(data)} bytes, over the {max_bytes}-byte cap; not checked")
+        return problem(f"file is over the {max_bytes}-byte cap; not checked")
     if b"\x00" in data:
         return problem("file is binary (it holds NUL bytes), not UTF-8 text; not checked")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
         return problem(
-            f"file is not UTF-8 (invalid byte 0x{data[exc.start]:02x} at offset {exc.start});"
-            " re-save it as UTF-8"
+            f"file is not UTF-8 (invalid byte 0x{data[exc.start]:02x} on line {line}); re-save it as UTF-8"
         )
     return text, None
 
@@ -74,7 +75,7 @@ def parse_text(path: str, text: str, kind: FileKind) -> ParsedFile:
         sites=tuple(fork) + facts.sites,
         sentences=facts.sentences,
         sections=facts.sections,
-        suppressions=suppressions(lines, markdown=True),
+        suppressions=suppressions(lines, markdown=True, hash_comments_until=body_start),
         problems=tuple(problems),
     )
 
@@ -116,7 +117,8 @@ def _tools(path: str, fm: Frontmatter, keys: tuple[str, ...], problems: list[Pro
     line = fm.key_lines.get(key, 1)
     tools, problem = parse_tool_list(fm.data[key], line)
     if problem:
-        problems.append(Problem("SL001", Finding(path, line, 1, f"`{key}` {problem}; it is ignored")))
+        why = f"`{key}` {problem}; read as if it were absent"
+        problems.append(Problem("SL001", Finding(path, line, 1, why)))
     return tools
 
 
@@ -133,7 +135,9 @@ def _fork_site(path: str, fm: Frontmatter, lines: list[str]) -> list[SpawnSite]:
         raw = lines[line - 1]
         column = raw.find(agent.strip()) + 1 if agent.strip() in raw else 1
         value, kind = classify(agent.strip())
-        subagent_type = Param("subagent_type", value, kind, line, max(column, 1))
+        if kind is ValueKind.BARE:
+            kind = ValueKind.LITERAL  # YAML: an unquoted word is a string
+        subagent_type = Param("subagent_type", value, kind, line, max(column, 1), line, max(column, 1))
     return [
         SpawnSite(
             path=path,
@@ -151,14 +155,17 @@ def _fork_site(path: str, fm: Frontmatter, lines: list[str]) -> list[SpawnSite]:
     ]
 
 
-def suppressions(lines: list[str], markdown: bool) -> Suppressions:
+def suppressions(lines: list[str], markdown: bool, hash_comments_until: int = 0) -> Suppressions:
     """Comments that silence findings on their own line and the next one; when the next line
-    opens a code fence, the whole fence (a spawn is often shown in one)."""
-    pattern = _SUPPRESS_MD if markdown else _SUPPRESS_HASH
+    opens a code fence, the whole fence (a spawn is often shown in one). In markdown, `#`
+    comments count only inside the YAML frontmatter (the first `hash_comments_until` lines)."""
     by_line: dict[int, tuple[str, ...]] = {}
     file_ignored = False
     for number, line in enumerate(lines, start=1):
-        for m in pattern.finditer(line):
+        in_yaml = not markdown or number <= hash_comments_until
+        matches = list(_SUPPRESS_MD.finditer(line)) if markdown else []
+        matches += list(_SUPPRESS_HASH.finditer(line)) if in_yaml else []
+        for m in matches:
             if m.group(1) == "ignore-file":
                 file_ignored = True
                 continue

@@ -240,7 +240,8 @@ def _params(raw: tuple[RawParam, ...], index: LineIndex) -> tuple[Param, ...]:
     out = []
     for p in raw:
         line, column = index.position(p.offset)
-        out.append(Param(p.key, p.value, p.kind, line, column))
+        value_line, value_column = index.position(p.value_offset)
+        out.append(Param(p.key, p.value, p.kind, line, column, value_line, value_column))
     return tuple(out)
 
 
@@ -327,16 +328,31 @@ def _block_site(
     header_type = header.group("type") if header else None
     if not raw or not (is_spawn_params(raw) or (header_type and header_type.strip())):
         return None
-    params = list(_params(tuple(raw), index))
+    # A block is YAML: an unquoted word is a string, never a variable.
+    params = [_yaml_literal(p) for p in _params(tuple(raw), index)]
     if header_type and header_type.strip() and not any(p.key == "subagent_type" for p in params):
         value, kind = classify(header_type)
         column = lines[site_line].find(header_type) + 1
-        params.append(Param("subagent_type", value, kind, site_line, column))
+        params.append(Param("subagent_type", value, kind, site_line, column, site_line, column))
     claimed.update(range(site_line, end))
     tool = header.group("tool") if header else None
     tool = tool.capitalize() if tool else None
     column = len(lines[site_line]) - len(lines[site_line].lstrip()) + 1
     return RawSite("F2", site_line, column, tool, tuple(params), block)
+
+
+def _yaml_literal(param: Param) -> Param:
+    if param.kind is not ValueKind.BARE:
+        return param
+    return Param(
+        param.key,
+        param.value,
+        ValueKind.LITERAL,
+        param.line,
+        param.column,
+        param.value_line,
+        param.value_column,
+    )
 
 
 def _strip_bullet(line: str) -> str:
@@ -405,15 +421,17 @@ def _item_param(lines: list[str], at: int) -> Param | None:
     if m is None or m.group("key") not in PARAM_KEYS:
         return None
     raw_value = m.group("value").strip()
+    value_column = m.start("value") + 1 + (len(m.group("value")) - len(m.group("value").lstrip()))
     span = _CODE_SPAN.search(raw_value) if m.re is _PARAM_ITEM else None
     if span and span.start() == 0:
         raw_value = span.group(1)
+        value_column += 1
     if m.group("key") == "name" and (_NEGATED_VALUE.match(m.group("value")) or not raw_value):
         return None
     value, kind = classify(raw_value)
     if m.group("key") == "name" and is_absent(value):
         return None
-    return Param(m.group("key"), value, kind, at, m.start("key") + 1)
+    return Param(m.group("key"), value, kind, at, m.start("key") + 1, at, value_column)
 
 
 def _inline_param_sites(structure: Structure, block: Block, claimed: set[int]) -> list[RawSite]:
@@ -444,20 +462,25 @@ def _sentence_params(sentence: Sentence) -> tuple[Param, ...]:
         kv = _SPAN_KV.match(m.group(1))
         if kv is None or kv.group(1) not in PARAM_KEYS:
             continue
-        _add_inline(found, sentence.text, kv.group(1), kv.group(2), m.start(1), index)
+        at = (m.start(1), m.start(1) + kv.start(2))
+        _add_inline(found, sentence.text, kv.group(1), kv.group(2), at, index)
     for m in _SPAN_KEY_THEN_VALUE.finditer(sentence.text):
-        _add_inline(found, sentence.text, m.group("key"), m.group("value"), m.start("key"), index)
+        at = (m.start("key"), m.start("value"))
+        _add_inline(found, sentence.text, m.group("key"), m.group("value"), at, index)
     return tuple(found.values())
 
 
-def _add_inline(found: dict[str, Param], text: str, key: str, raw: str, at: int, index: LineIndex) -> None:
+def _add_inline(
+    found: dict[str, Param], text: str, key: str, raw: str, at: tuple[int, int], index: LineIndex
+) -> None:
     if key in found:
         return
     value, kind = classify(raw)
-    if key == "name" and (is_absent(value) or _FORBID.search(text[:at].split(",")[-1])):
+    if key == "name" and (is_absent(value) or _FORBID.search(text[: at[0]].split(",")[-1])):
         return
-    line, column = index.position(at)
-    found[key] = Param(key, value, kind, line, column)
+    line, column = index.position(at[0])
+    value_line, value_column = index.position(at[1])
+    found[key] = Param(key, value, kind, line, column, value_line, value_column)
 
 
 # --- counter-examples ----------------------------------------------------------------------
@@ -547,7 +570,10 @@ def _shift(param: Param | None) -> Param | None:
     """Param lines are 0-based inside the recognisers; the model is 1-based."""
     if param is None:
         return None
-    return Param(param.key, param.value, param.kind, param.line + 1, param.column)
+    value_line = param.value_line + 1 if param.value_line or param.value_column else 0
+    return Param(
+        param.key, param.value, param.kind, param.line + 1, param.column, value_line, param.value_column
+    )
 
 
 _ABBREVIATIONS = ("e.g", "i.e", "etc", "vs", "cf")

@@ -45,6 +45,7 @@ class RawParam:
     kind: ValueKind
     offset: int  # offset of the key in the scanned text
     raw: str  # the value as written
+    value_offset: int
 
 
 @dataclass(frozen=True)
@@ -119,6 +120,7 @@ def split_params(text: str, base: int = 0) -> list[RawParam]:
     indented under a block scalar (`prompt: |`) belong to it."""
     params: list[RawParam] = []
     pending: list[tuple[str, int, int, list[str]]] = []  # key, key offset, key indent, value parts
+    value_at: dict[int, int] = {}  # key offset -> value offset
     yaml_like: set[int] = set()  # key offsets written `key: value`
     for start, segment in _segments(text):
         stripped = segment.strip()
@@ -136,6 +138,7 @@ def split_params(text: str, base: int = 0) -> list[RawParam]:
                 pending[-1][3].append(segment)
             continue
         pending.append((m.group(2), base + start + m.start(2), indent, [segment[m.end() :]]))
+        value_at[base + start + m.start(2)] = base + start + m.end()
         if m.group(3) == ":":
             yaml_like.add(base + start + m.start(2))
     for key, offset, _indent, parts in pending:
@@ -143,7 +146,7 @@ def split_params(text: str, base: int = 0) -> list[RawParam]:
         value, kind = classify(raw)
         if kind is ValueKind.BARE and offset in yaml_like and _NAME_LIKE.match(value):
             kind = ValueKind.LITERAL  # `subagent_type: reviewer` in YAML-like text is a name
-        params.append(RawParam(key, value, kind, offset, raw))
+        params.append(RawParam(key, value, kind, offset, raw, value_at[offset]))
     return params
 
 

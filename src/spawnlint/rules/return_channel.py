@@ -8,31 +8,39 @@ from collections.abc import Iterator
 from spawnlint.model import Agent, Finding, Location, Project, Spawn
 
 
-def _named_spawns(project: Project) -> Iterator[tuple[Spawn, Agent]]:
+def _named_spawns(project: Project) -> Iterator[tuple[Spawn, tuple[Agent, ...]]]:
+    """Named spawns with their possible targets (several when two agents share the id)."""
     for spawn in project.spawns:
-        agent = spawn.target.agent
-        if spawn.site.name is not None and agent is not None:
-            yield spawn, agent
+        if spawn.site.name is not None and spawn.target.agents:
+            yield spawn, spawn.target.agents
 
 
 def _why_mute(agent: Agent) -> str:
     if agent.disallowed is not None and agent.disallowed.includes("SendMessage"):
         return "its disallowedTools remove SendMessage"
-    listed = ", ".join(agent.tools.raw) if agent.tools and agent.tools.raw else "none"
+    if agent.tools is not None and not agent.tools.raw:
+        return "it has no tools, so no SendMessage"
+    listed = ", ".join(agent.tools.raw) if agent.tools else ""
     return f"its tools ({listed}) lack SendMessage"
 
 
-def _agent_location(agent: Agent, message: str) -> tuple[Location, ...]:
-    if agent.path is None:
-        return ()
-    return (Location(agent.path, agent.channel_line, 1, message),)
+def _fix_channel(agent: Agent) -> str:
+    if agent.disallowed is not None and agent.disallowed.includes("SendMessage"):
+        return "remove SendMessage from its disallowedTools"
+    return "add SendMessage to its tools"
+
+
+def _channel_locations(agents: tuple[Agent, ...]) -> tuple[Location, ...]:
+    return tuple(
+        Location(a.path, a.channel_line, 1, f'tools of "{a.id}"') for a in agents if a.path is not None
+    )
 
 
 def named_spawn_mute_agent(project: Project) -> Iterator[Finding]:
-    for spawn, agent in _named_spawns(project):
-        if agent.can_report:
+    for spawn, agents in _named_spawns(project):
+        if any(a.can_report for a in agents):
             continue
-        name = spawn.site.name
+        name, agent = spawn.site.name, agents[0]
         assert name is not None
         yield Finding(
             spawn.site.path,
@@ -41,27 +49,25 @@ def named_spawn_mute_agent(project: Project) -> Iterator[Finding]:
             f'named spawn "{name.value}" of agent "{agent.id}" cannot report: {_why_mute(agent)}.'
             " A named spawn runs as an in_process_teammate whose final answer never returns;"
             " spawn it without `name`",
-            _agent_location(agent, f'tools of "{agent.id}"'),
+            _channel_locations(agents),
         )
 
 
 def named_spawn_no_report(project: Project) -> Iterator[Finding]:
-    for spawn, agent in _named_spawns(project):
+    for spawn, agents in _named_spawns(project):
         site = spawn.site
-        if not agent.can_report:
+        if not all(a.can_report for a in agents):
             continue
         told = (
             "SendMessage" in (site.prompt or "")
-            or agent.mentions_send_message
             or site.section_mentions_send_message
+            or any(a.mentions_send_message for a in agents)
         )
         if told:
             continue
-        name = site.name
+        name, agent = site.name, agents[0]
         assert name is not None
-        related = (
-            () if agent.path is None else (Location(agent.path, agent.name_line, 1, f'agent "{agent.id}"'),)
-        )
+        related = tuple(Location(a.path, a.name_line, 1, f'agent "{a.id}"') for a in agents if a.path)
         yield Finding(
             site.path,
             name.line,
@@ -75,9 +81,7 @@ def named_spawn_no_report(project: Project) -> Iterator[Finding]:
 
 def report_channel_filtered(project: Project) -> Iterator[Finding]:
     for agent in project.agents:
-        if agent.can_report or agent.path is None:
-            continue
-        if not agent.report_lines:
+        if agent.can_report or agent.path is None or not agent.report_lines:
             continue
         (line, column), more = agent.report_lines[0], len(agent.report_lines) - 1
         also = f" (and on {more} more line{'s' * (more != 1)})" if more else ""
@@ -86,6 +90,6 @@ def report_channel_filtered(project: Project) -> Iterator[Finding]:
             line,
             column,
             f'agent "{agent.id}" is told to report with SendMessage{also}, but {_why_mute(agent)}:'
-            " add SendMessage to its tools",
-            _agent_location(agent, f'tools of "{agent.id}"'),
+            f" {_fix_channel(agent)}",
+            _channel_locations((agent,)),
         )

@@ -9,22 +9,24 @@ from spawnlint.model import Finding, Location, Project, ValueKind
 
 
 def unknown_subagent_type(project: Project) -> Iterator[Finding]:
-    lowered = {n.lower(): n for n in project.known_names}
+    lowered = {alias: agents[0].id for alias, agents in project.agent_index.items()}
     for spawn in project.spawns:
         target = spawn.site.subagent_type
         if target is None or spawn.target.status != "unknown" or target.kind is not ValueKind.LITERAL:
             continue
-        close = difflib.get_close_matches(target.value.lower(), list(lowered), n=3, cutoff=0.6)
-        hint = ", ".join(f'"{lowered[c]}"' for c in close)
+        close = difflib.get_close_matches(target.value.lower(), list(lowered), n=6, cutoff=0.6)
+        ids = list(dict.fromkeys(lowered[c] for c in close))[:3]
+        hint = " or ".join(f'"{i}"' for i in ids)
         suggestion = (
             f"; did you mean {hint}?"
             if close
             else ("; define the agent, fix the name, or list it in `external-agents`")
         )
+        line, column = target.value_position
         yield Finding(
             spawn.site.path,
-            target.line,
-            target.column,
+            line,
+            column,
             f'subagent_type "{target.value}" matches no agent of the project, no built-in agent'
             f" and no configured external agent{suggestion}",
         )
