@@ -196,3 +196,57 @@ def test_team_name_without_name_is_not_named() -> None:
 
 def test_taskcreate_is_not_a_spawn() -> None:
     assert sites('TaskCreate(subject: "Review", description: "d", prompt: "p")\n') == []
+
+
+# --- prose forms (F6–F8): medium confidence ---------------------------------------------------
+
+
+def test_f6_bold_agent_reference() -> None:
+    assert sites("Launch the **security-auditor** agent on the source tree.\n") == [
+        ("F6", 1, None, "security-auditor")
+    ]
+
+
+def test_f6_qualified_reference_and_generic() -> None:
+    assert sites("Spawn `shop:critic`.\n\nThen dispatch one subagent per task.\n") == [
+        ("F6", 1, None, "shop:critic"),
+        ("F6", 3, None, None),
+    ]
+
+
+def test_f6_sites_have_medium_confidence() -> None:
+    parsed = parse_text("c.md", "Use the code-reviewer agent to check the diff.\n", FileKind.COMMAND)
+    assert [s.confidence for s in parsed.sites] == ["medium"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Do not spawn a subagent for work you can complete directly.\n",
+        "Use this agent when the plan is ready.\n",
+        "assistant: I'll use the code-reviewer agent to review it.\n",
+        "<example>\nUser: review\nAssistant: I'll launch the **critic** agent.\n</example>\n",
+        "Edit `launchSettings.json` and run the tests.\n",
+    ],
+)
+def test_prose_traps(text: str) -> None:
+    assert sites(text) == []
+
+
+def test_f7_one_bullet_per_agent() -> None:
+    text = "Spawn three subagents in parallel:\n\n- **legacy-analyst** — the data layer\n- **security-auditor** — auth\n- **Calculations** — a lens, not an agent\n"
+    assert sites(text) == [("F7", 3, None, "legacy-analyst"), ("F7", 4, None, "security-auditor")]
+
+
+def test_f8_named_teammates() -> None:
+    text = "Create a team and spawn 3 teammates named `alpha`, `beta` and `gamma`.\n"
+    assert sites(text) == [("F8", 1, "alpha", None), ("F8", 1, "beta", None), ("F8", 1, "gamma", None)]
+
+
+def test_f8_team_called_names_the_team_not_a_teammate() -> None:
+    assert sites("Create an agent team called `feature-x` to implement it.\n") == [("F8", 1, None, None)]
+
+
+def test_lead_sentence_of_a_call_is_the_same_spawn() -> None:
+    text = 'Launch the **critic** agent:\n\n```\nAgent(subagent_type: "critic", prompt: "p")\n```\n'
+    assert sites(text) == [("F1", 4, None, "critic")]

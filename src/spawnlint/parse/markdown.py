@@ -200,7 +200,7 @@ class RawSite:
     tool: str | None
     params: tuple[Param, ...]
     block: Block
-    fence_type: str | None = None  # "Subagent (type):" headers carry the type in the header
+    confidence: str = "high"
 
 
 def _find_sites(structure: Structure) -> list[RawSite]:
@@ -214,7 +214,121 @@ def _find_sites(structure: Structure) -> list[RawSite]:
     for block in structure.blocks:
         if block.kind == "paragraph":
             sites.extend(_inline_param_sites(structure, block, claimed))
+    structured_lines = {s.line for s in sites}
+    for block in _leads_of(structure, structured_lines):
+        claimed.update(range(block.start, block.end))
+    sites.extend(_prose_sites(structure, claimed))
     return sites
+
+
+_PROSE_FENCES = frozenset({"", "text", "txt", "markdown", "md", "prompt", "plaintext"})
+
+
+def _prose_blocks(structure: Structure) -> list[Block]:
+    return [
+        b
+        for b in structure.blocks
+        if b.kind == "paragraph"
+        or (b.kind == "fence" and b.fence_open is not None and _fence_info(structure, b) in _PROSE_FENCES)
+    ]
+
+
+def _fence_info(structure: Structure, block: Block) -> str:
+    assert block.fence_open is not None
+    return structure.lines[block.fence_open].strip().lstrip("`~").strip().split(" ")[0].lower()
+
+
+def _leads_of(structure: Structure, site_lines: set[int]) -> list[Block]:
+    """Paragraphs that introduce a structured spawn right below them (`Spawn the critic:` and
+    then the call): the same spawn, so their prose is not a second site."""
+    leads = []
+    paragraphs = [b for b in structure.blocks if b.kind == "paragraph"]
+    for block in paragraphs:
+        nxt = block.end
+        while nxt < len(structure.lines) and not structure.lines[nxt].strip():
+            nxt += 1
+        following = next((b for b in structure.blocks if b.start <= nxt + 1 and b.end > nxt), None)
+        if following is None or following is block:
+            continue
+        if any(following.start - 1 <= line < following.end for line in site_lines):
+            leads.append(block)
+    return leads
+
+
+def _prose_sites(structure: Structure, claimed: set[int]) -> list[RawSite]:
+    """F7 lists, then F6/F8 sentences, in text outside the structured sites."""
+    from spawnlint.parse.prose import bullet_reference, find_prose_spawns, is_spawn_lead
+
+    lines = structure.lines
+    sites: list[RawSite] = []
+    examples = _example_lines(lines)
+    for lead, items in structure.leads:
+        if lead.start in claimed or lead.start in examples:
+            continue
+        sentences = _split_sentences(lines, lead.start, lead.end)
+        if not sentences or not is_spawn_lead(sentences[-1].text):
+            continue
+        bullets = []
+        for a, _end in items:
+            ref = bullet_reference(lines[a])
+            if ref is not None and a not in claimed:
+                name, column = ref
+                target = Param("subagent_type", name, ValueKind.LITERAL, a, column + 1, a, column + 1)
+                bullets.append(RawSite("F7", a, column + 1, None, (target,), lead, "medium"))
+        if bullets:
+            sites.extend(bullets)
+            claimed.update(range(lead.start, lead.end))
+            claimed.update(line for a, b in items for line in range(a, b))
+    for block in _prose_blocks(structure):
+        for sentence in _prose_sentences(structure, block):
+            if any(
+                j - 1 in claimed or j - 1 in examples for j in range(sentence.line, sentence.end_line + 1)
+            ):
+                continue
+            if is_rule_sentence(sentence.text, require_mechanism=False):
+                continue  # the no-name rule itself ("spawn agents without `name`") is no spawn
+            index = LineIndex(sentence.text, sentence.line - 1, sentence.column)
+            for spawn in find_prose_spawns(sentence.text):
+                line, column = index.position(spawn.offset)
+                params = []
+                if spawn.target:
+                    t_line, t_col = index.position(spawn.target_offset)
+                    params.append(
+                        Param("subagent_type", spawn.target, ValueKind.LITERAL, t_line, t_col, t_line, t_col)
+                    )
+                if spawn.name:
+                    n_line, n_col = index.position(spawn.name_offset)
+                    value, kind = classify(spawn.name)
+                    params.append(Param("name", value, kind, n_line, n_col, n_line, n_col))
+                sites.append(RawSite(spawn.form, line, column, None, tuple(params), block, "medium"))
+    return sites
+
+
+def _prose_sentences(structure: Structure, block: Block) -> list[Sentence]:
+    if block.kind == "paragraph":
+        return _split_sentences(structure.lines, block.start, block.end)
+    out: list[Sentence] = []
+    start = block.start
+    for j in range(block.start, block.end + 1):
+        if j == block.end or not structure.lines[j].strip():
+            if j > start:
+                out.extend(_split_sentences(structure.lines, start, j))
+            start = j + 1
+    return out
+
+
+def _example_lines(lines: list[str]) -> set[int]:
+    """Lines inside `<example>` ... `</example>`: dialogues that show delegation, not spawns."""
+    inside: set[int] = set()
+    opened: int | None = None
+    for j, line in enumerate(lines):
+        if opened is None and re.search(r"<example>", line, re.IGNORECASE):
+            opened = j
+        if opened is not None:
+            inside.add(j)
+            if re.search(r"</example>", line, re.IGNORECASE):
+                opened = None
+    return inside
 
 
 def _structured_sites(structure: Structure, block: Block, claimed: set[int]) -> list[RawSite]:
@@ -561,7 +675,7 @@ def _to_site(path: str, structure: Structure, sections: tuple[Section, ...], raw
         name=_shift(name),
         team_name=_shift(by_key.get("team_name")),
         prompt=prompt.value if prompt else None,
-        confidence="high",
+        confidence=raw.confidence,
         section_mentions_send_message=bool(_SEND_MESSAGE.search(section_text)),
     )
 

@@ -5,14 +5,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from spawnlint.model import Agent, Finding, Location, Project, Spawn
+from spawnlint.model import Agent, Finding, Location, Project, Spawn, ValueKind
 
 
 def _named_spawns(project: Project) -> Iterator[tuple[Spawn, tuple[Agent, ...]]]:
-    """Named spawns with their possible targets (several when two agents share the id)."""
+    """Named spawns with their possible targets (several when two agents share the id). A prose
+    spawn (medium confidence) counts as named only with a literal name attached to it."""
     for spawn in project.spawns:
-        if spawn.site.name is not None and spawn.target.agents:
-            yield spawn, spawn.target.agents
+        name = spawn.site.name
+        if name is None or not spawn.target.agents:
+            continue
+        if spawn.site.confidence != "high" and name.kind is not ValueKind.LITERAL:
+            continue
+        yield spawn, spawn.target.agents
 
 
 def _why_mute(agent: Agent) -> str:

@@ -14,6 +14,8 @@ def unknown_subagent_type(project: Project) -> Iterator[Finding]:
         target = spawn.site.subagent_type
         if target is None or spawn.target.status != "unknown" or target.kind is not ValueKind.LITERAL:
             continue
+        if spawn.site.confidence != "high":
+            continue  # an agent named in prose ("spawn a reviewer") is never a target to check
         close = difflib.get_close_matches(target.value.lower(), list(lowered), n=6, cutoff=0.6)
         ids = list(dict.fromkeys(lowered[c] for c in close))[:3]
         hint = " or ".join(f'"{i}"' for i in ids)
