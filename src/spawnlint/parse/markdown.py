@@ -285,6 +285,8 @@ def _prose_sites(structure: Structure, claimed: set[int]) -> list[RawSite]:
                 j - 1 in claimed or j - 1 in examples for j in range(sentence.line, sentence.end_line + 1)
             ):
                 continue
+            if block.kind == "fence" and re.match(r"^[\w-]+:\s", sentence.text):
+                continue  # a YAML line in a fence, not an instruction
             if is_rule_sentence(sentence.text, require_mechanism=False):
                 continue  # the no-name rule itself ("spawn agents without `name`") is no spawn
             index = LineIndex(sentence.text, sentence.line - 1, sentence.column)

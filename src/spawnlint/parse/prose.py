@@ -25,10 +25,17 @@ _NAMED_REF = re.compile(
     rf"(?P<mark>\*\*|__|`)(?P<name>{_AGENT_ID})(?P=mark)\s+(?:{_AGENT_NOUN}|agent\b)", re.IGNORECASE
 )
 _PLAIN_REF = re.compile(r"\bthe\s+(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)+)\s+(?:sub-?)?agents?\b")
-_QUALIFIED = re.compile(r"(?P<mark>`|\*\*)(?P<name>[A-Za-z][\w-]*(?::{1,2}[A-Za-z][\w.-]*)+)(?P=mark)")
+_QUALIFIED_AFTER_VERB = re.compile(
+    r"^\s*(?:(?:the|a|an|one)\s+)?(?P<mark>`|\*\*)(?P<name>[A-Za-z][\w-]*(?::{1,2}[A-Za-z][\w.-]*)+)(?P=mark)"
+)
+# "launch 5 parallel agents", "use a Haiku agent", "dispatch one subagent per task"; not
+# "the agent template", "an Agent SDK application".
 _GENERIC = re.compile(
-    rf"\b(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+(?:\s*[-–]\s*\d+)?|several|multiple"
-    rf"|parallel|new|fresh|separate|dedicated|additional|another|the)\s+(?:[\w-]+\s+){{0,3}}?{_AGENT_NOUN}\b",
+    r"^\s*(?:\S+\s+){0,3}?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+\+?"
+    r"(?:\s*[-–]\s*\d+)?|several|multiple|parallel|new|fresh|separate|dedicated|additional|another)"
+    r"\s+(?:[\w*-]+\s+){0,3}?(?:sub-?agents?|agents?|teammates?)\b"
+    r"(?!\s*(?:sdk|files?|templates?|definitions?|frontmatter|tools?|names?|types?|prompts?|config"
+    r"|descriptions?|\.md|teams?|dispatch\w*|calls?|runs?|outputs?|results?|reports?|sessions?)\b)",
     re.IGNORECASE,
 )
 _SELF = re.compile(r"\b(?:this|that|the\s+same|each|which|whose|which)\s+(?:sub-?)?agent\b", re.IGNORECASE)
@@ -67,42 +74,52 @@ class ProseSpawn:
 
 
 def find_prose_spawns(text: str) -> list[ProseSpawn]:
-    """F6 and F8 sites in one sentence."""
+    """F6 and F8 sites in one sentence. Each spawn verb governs the text up to the next verb."""
     if _DIALOGUE.match(text):
         return []  # `assistant: I'll launch the x agent` is an example dialogue, not an instruction
-    for verb in _VERB_RE.finditer(text):
+    verbs = list(_VERB_RE.finditer(text))
+    for i, verb in enumerate(verbs):
         if _NEGATION.search(text[: verb.start()]):
             continue
-        rest = text[verb.end() : verb.end() + 240]
-        names = _teammate_names(text, verb.end())
+        end = verbs[i + 1].start() if i + 1 < len(verbs) else len(text)
+        rest = text[verb.end() : min(end, verb.end() + 240)]
+        names = _teammate_names(text[: verb.end() + len(rest)], verb.end())
         if names and _TEAM.search(text):
             return [ProseSpawn("F8", verb.start(), None, 0, n, o) for n, o in names]
-        if verb.group(0).lower() == "create" and re.match(
-            r"\s+(?:an?\s+)?(?:agent\s+)?team\b", rest, re.IGNORECASE
-        ):
+        word = verb.group(0).lower().split()[0]
+        if word == "create" and re.match(r"\s+(?:an?\s+)?(?:agent\s+)?team\b", rest, re.IGNORECASE):
+            named = _teammate_names(text, verb.end())  # "create a team and spawn 3 named ..."
+            if named:
+                return [ProseSpawn("F8", verb.start(), None, 0, n, o) for n, o in named]
             return [ProseSpawn("F8", verb.start(), None, 0, None, 0)]  # teammates come with the team
-        refs = _references(rest, verb.end())
+        refs = _references(rest, verb.end(), strong=word in _STRONG_VERBS)
         if refs:
             return [ProseSpawn("F6", verb.start(), n, o, None, 0) for n, o in refs]
-        generic = _GENERIC.search(rest[:120])
-        if generic and not _SELF.search(rest[: generic.end()]) and _is_spawn_verb_for_generic(verb.group(0)):
+        generic = _GENERIC.search(rest[:160])
+        if generic and not _SELF.search(rest[: generic.end()]) and _is_spawn_verb_for_generic(word):
             return [ProseSpawn("F6", verb.start(), None, 0, None, 0)]
     return []
 
 
-def _is_spawn_verb_for_generic(verb: str) -> bool:
-    # "use an agent" / "run two agents" are spawns; "send a reviewer" too; "create a team" is F8
-    return verb.lower().split()[0] not in ("call", "send", "assign", "trigger", "engage", "hand")
+_STRONG_VERBS = frozenset({"spawn", "launch", "dispatch", "delegate", "invoke", "start", "kick", "fire"})
 
 
-def _references(rest: str, base: int) -> list[tuple[str, int]]:
-    """Agent names the spawn verb governs: `**security-auditor** agent`, `` `shop:critic` ``,
-    `the code-reviewer agent`."""
+def _is_spawn_verb_for_generic(word: str) -> bool:
+    # "use an agent" / "run two agents" are spawns; "create an agent" writes a file
+    return word not in ("call", "send", "assign", "trigger", "engage", "hand", "create")
+
+
+def _references(rest: str, base: int, strong: bool) -> list[tuple[str, int]]:
+    """Agent names the spawn verb governs: `**security-auditor** agent`, `the code-reviewer
+    agent`, and after spawn/launch/dispatch a bare namespaced id (`` Spawn `shop:critic` ``)."""
     window = rest[:160]
     stop = re.search(r"[.;]\s|\bthen\b|\bafter\b|\bwhen\b|\bif\b", window)
     window = window[: stop.start()] if stop else window
     found: dict[str, int] = {}
-    for pattern in (_NAMED_REF, _QUALIFIED, _PLAIN_REF):
+    patterns = [_NAMED_REF, _PLAIN_REF]
+    if strong:
+        patterns.append(_QUALIFIED_AFTER_VERB)
+    for pattern in patterns:
         for m in pattern.finditer(window):
             name = m.group("name")
             if name.lower() not in _NOT_AN_AGENT and name not in found:
@@ -144,10 +161,12 @@ def bullet_reference(item: str) -> tuple[str, int] | None:
 
 
 def is_spawn_lead(text: str) -> bool:
-    """A sentence that introduces a list of agents to spawn: `Spawn three subagents in parallel:`."""
+    """A sentence that introduces a list of agents to spawn: `Spawn three subagents in parallel:`,
+    `Launch these agents:` (the agent noun within a few words of the verb)."""
     for verb in _VERB_RE.finditer(text):
         if _NEGATION.search(text[: verb.start()]):
             continue
-        if re.search(rf"{_AGENT_NOUN}|\bteam\b", text[verb.end() :], re.IGNORECASE):
+        near = rf"^\s*(?:[\w*`-]+\s+){{0,4}}?(?:{_AGENT_NOUN}|team)\b"
+        if re.search(near, text[verb.end() :], re.IGNORECASE):
             return True
     return False
