@@ -50,15 +50,15 @@ def agent(text: str):  # type: ignore[no-untyped-def]
 
 def test_block_list_tools() -> None:
     parsed = agent("---\nname: a\ndescription: d\ntools:\n  - Read\n  - SendMessage\n---\nBody\n")
-    assert parsed.agent is not None and parsed.agent.tools is not None
-    assert parsed.agent.tools.names == {"Read", "SendMessage"} and parsed.agent.tools.line == 4
+    assert parsed.agents and parsed.agents[0].tools is not None
+    assert parsed.agents[0].tools.names == {"Read", "SendMessage"} and parsed.agents[0].tools.line == 4
 
 
 def test_invalid_yaml_is_read_leniently_and_said() -> None:
     text = "---\nname: a\ndescription: Use it: when <example>x: y</example>\ntools: Read, Grep\n---\nBody\n"
     parsed = agent(text)
-    assert parsed.agent is not None and parsed.agent.tools is not None
-    assert parsed.agent.tools.names == {"Read", "Grep"}
+    assert parsed.agents and parsed.agents[0].tools is not None
+    assert parsed.agents[0].tools.names == {"Read", "Grep"}
     assert [(p.code, p.finding.line) for p in parsed.problems] == [("SL001", 3)]
 
 
@@ -66,13 +66,13 @@ def test_python_tag_is_never_constructed() -> None:
     text = "---\nname: a\ndescription: !!python/object/apply:os.system ['echo hi']\ntools: Read\n---\n"
     parsed = agent(text)
     assert [p.code for p in parsed.problems] == ["SL001"]
-    assert parsed.agent is not None and parsed.agent.name == "a"
+    assert parsed.agents and parsed.agents[0].name == "a"
 
 
 def test_unclosed_frontmatter_reports_the_opening_line() -> None:
     parsed = agent("---\nname: a\ntools: Read\n\nBody text\n")
     assert [(p.code, p.finding.line) for p in parsed.problems] == [("SL001", 1)]
-    assert parsed.agent is not None and parsed.agent.tools is not None
+    assert parsed.agents and parsed.agents[0].tools is not None
 
 
 def test_alias_bomb_does_not_explode() -> None:
@@ -81,20 +81,20 @@ def test_alias_bomb_does_not_explode() -> None:
         bomb += f"a{i}: &a{i} [*a{i - 1 if i > 1 else ''}, *a{i - 1 if i > 1 else ''}]\n".replace("*a0", "*a")
     bomb += "tools: Read\n---\n"
     parsed = agent(bomb)
-    assert parsed.agent is not None
+    assert parsed.agents
 
 
 def test_non_agent_markdown_under_agents() -> None:
-    assert agent("# Agents\n\nThese are our agents.\n").agent is None
-    assert agent("---\ndescription: no name\n---\n").agent is None
+    assert agent("# Agents\n\nThese are our agents.\n").agents == ()
+    assert agent("---\ndescription: no name\n---\n").agents == ()
 
 
 def test_disallowed_send_message_mutes() -> None:
     parsed = agent("---\nname: a\ndescription: d\ndisallowedTools: SendMessage\n---\n")
-    assert parsed.agent is not None and parsed.agent.disallowed is not None
-    assert parsed.agent.disallowed.includes("SendMessage")
+    assert parsed.agents and parsed.agents[0].disallowed is not None
+    assert parsed.agents[0].disallowed.includes("SendMessage")
 
 
 def test_bom_and_crlf() -> None:
     parsed = agent("---\r\nname: a\r\ndescription: d\r\ntools: Read\r\n---\r\nBody\r\n")
-    assert parsed.agent is not None and parsed.agent.name == "a" and parsed.problems == ()
+    assert parsed.agents and parsed.agents[0].name == "a" and parsed.problems == ()

@@ -160,6 +160,8 @@ class AgentRecord:
     disallowed: ToolList | None
     mentions_send_message: bool
     report_lines: tuple[tuple[int, int], ...]  # (line, column) of body lines telling it to report
+    namespaced: bool = True  # markdown agents take their plugin's prefix; SDK agents do not
+    tools_known: bool = True  # False when code computes the tools: no finding rests on a guess
 
 
 @dataclass(frozen=True)
@@ -173,7 +175,7 @@ class UnitFrontmatter:
 class ParsedFile:
     path: str
     kind: FileKind
-    agent: AgentRecord | None = None
+    agents: tuple[AgentRecord, ...] = ()
     unit_frontmatter: UnitFrontmatter | None = None
     sites: tuple[SpawnSite, ...] = ()
     sentences: tuple[Sentence, ...] = ()
@@ -195,6 +197,7 @@ class Agent:
     mentions_send_message: bool
     report_lines: tuple[tuple[int, int], ...]
     builtin: bool = False
+    tools_known: bool = True
 
     @property
     def can_report(self) -> bool:

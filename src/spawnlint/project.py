@@ -49,8 +49,9 @@ DEFAULT_AGENT = "general-purpose"
 
 def build_project(discovery: Discovery, parsed: Mapping[str, ParsedFile], settings: Settings) -> Project:
     sources = {f.path: f for f in discovery.files}
-    agents, aliases = _agents(discovery, parsed)
-    index = _index(agents, aliases)
+    named = _agents(discovery, parsed)
+    agents = [agent for agent, _ in named]
+    index = _index(named)
     duplicates = _duplicates(agents)
     builtins = tuple(_builtin(name, tools) for name, tools in BUILTIN_AGENTS)
     for agent in builtins:
@@ -84,41 +85,37 @@ def _builtin(name: str, tools: ToolList | None) -> Agent:
     return Agent(name, name, None, 0, tools, None, False, (), builtin=True)
 
 
-def _agents(
-    discovery: Discovery, parsed: Mapping[str, ParsedFile]
-) -> tuple[list[Agent], dict[str, set[str]]]:
-    agents: list[Agent] = []
-    aliases: dict[str, set[str]] = {}
+def _agents(discovery: Discovery, parsed: Mapping[str, ParsedFile]) -> list[tuple[Agent, set[str]]]:
+    """Every agent with the names that reach it (full id, plugin:name, bare name, file stem)."""
+    found: list[tuple[Agent, set[str]]] = []
     for source in discovery.files:
         record = parsed.get(source.path)
-        if record is None or record.agent is None:
-            continue
-        a = record.agent
-        folders, stem = _agent_path_parts(source)
-        prefix = [source.plugin.name] if source.plugin.name else []
-        full_id = ":".join(prefix + folders + [a.name])
-        agent = Agent(
-            id=full_id,
-            name=a.name,
-            path=a.path,
-            name_line=a.name_line,
-            tools=a.tools,
-            disallowed=a.disallowed,
-            mentions_send_message=a.mentions_send_message,
-            report_lines=a.report_lines,
-        )
-        agents.append(agent)
-        names = {
-            full_id,
-            ":".join(prefix + [a.name]),
-            ":".join(folders + [a.name]),
-            a.name,
-            ":".join(prefix + folders + [stem]),
-            ":".join(prefix + [stem]),
-            stem,
-        }
-        aliases[full_id + "\0" + a.path] = {n.lower() for n in names if n}
-    return agents, aliases
+        for a in record.agents if record else ():
+            folders, stem = _agent_path_parts(source) if a.namespaced else ([], a.name)
+            prefix = [source.plugin.name] if source.plugin.name and a.namespaced else []
+            full_id = ":".join(prefix + folders + [a.name])
+            agent = Agent(
+                id=full_id,
+                name=a.name,
+                path=a.path,
+                name_line=a.name_line,
+                tools=a.tools,
+                disallowed=a.disallowed,
+                mentions_send_message=a.mentions_send_message,
+                report_lines=a.report_lines,
+                tools_known=a.tools_known,
+            )
+            names = {
+                full_id,
+                ":".join(prefix + [a.name]),
+                ":".join(folders + [a.name]),
+                a.name,
+                ":".join(prefix + folders + [stem]),
+                ":".join(prefix + [stem]),
+                stem,
+            }
+            found.append((agent, {n.lower() for n in names if n}))
+    return found
 
 
 def _agent_path_parts(source: SourceFile) -> tuple[list[str], str]:
@@ -129,10 +126,10 @@ def _agent_path_parts(source: SourceFile) -> tuple[list[str], str]:
     return after[1:-1] if "agents" in parts[:-1] else [], stem
 
 
-def _index(agents: list[Agent], aliases: dict[str, set[str]]) -> dict[str, tuple[Agent, ...]]:
+def _index(agents: list[tuple[Agent, set[str]]]) -> dict[str, tuple[Agent, ...]]:
     index: dict[str, list[Agent]] = defaultdict(list)
-    for agent in agents:
-        for alias in sorted(aliases[agent.id + "\0" + (agent.path or "")]):
+    for agent, aliases in agents:
+        for alias in sorted(aliases):
             if agent not in index[alias]:
                 index[alias].append(agent)
     return {k: tuple(v) for k, v in index.items()}
@@ -194,7 +191,7 @@ def _unit_ids(discovery: Discovery, parsed: Mapping[str, ParsedFile], settings: 
     for source in discovery.files:
         if source.unit is None or source.kind not in kinds:
             continue
-        if source.kind is FileKind.AGENT and (source.path not in parsed or parsed[source.path].agent is None):
+        if source.kind is FileKind.AGENT and (source.path not in parsed or not parsed[source.path].agents):
             continue
         out[source.path] = source.unit
     return out

@@ -70,7 +70,7 @@ def parse_text(path: str, text: str, kind: FileKind) -> ParsedFile:
     return ParsedFile(
         path=path,
         kind=kind,
-        agent=agent,
+        agents=(agent,) if agent else (),
         unit_frontmatter=unit_fm,
         sites=tuple(fork) + facts.sites,
         sentences=facts.sentences,

@@ -15,6 +15,8 @@ def _named_spawns(project: Project) -> Iterator[tuple[Spawn, tuple[Agent, ...]]]
         name = spawn.site.name
         if name is None or not spawn.target.agents:
             continue
+        if not all(a.tools_known for a in spawn.target.agents):
+            continue  # tools computed by code: no finding on a guess
         if spawn.site.confidence != "high" and name.kind is not ValueKind.LITERAL:
             continue
         yield spawn, spawn.target.agents
