@@ -11,7 +11,7 @@ from pathlib import Path
 from spawnlint.config import Settings
 from spawnlint.discover import Discovery, SourceFile, discover
 from spawnlint.model import Diagnostic, FileKind, Finding, ParsedFile, Problem, Project, Severity
-from spawnlint.parse import decode, parse_text
+from spawnlint.parse import decode, parse_text, python_could_spawn
 from spawnlint.project import build_project
 from spawnlint.rules import RULES
 
@@ -39,8 +39,6 @@ def parse_all(discovery: Discovery, settings: Settings) -> dict[str, ParsedFile]
 
 
 def parse_source(root: Path, source: SourceFile, settings: Settings) -> ParsedFile | None:
-    if source.kind is FileKind.PYTHON:
-        return None  # Python spawn sites are read by parse/python.py (its own issue)
     try:
         status = os.stat(root / source.path)
         if not stat.S_ISREG(status.st_mode):
@@ -56,6 +54,12 @@ def parse_source(root: Path, source: SourceFile, settings: Settings) -> ParsedFi
     text, problem = decode(source.path, data, settings.max_file_bytes)
     if text is None:
         return ParsedFile(source.path, source.kind, problems=(problem,) if problem else ())
+    if source.kind is FileKind.PYTHON:
+        if not python_could_spawn(text, settings.spawn_callables):
+            return None
+        from spawnlint.parse.python import parse_python  # imports libcst (~140 ms): only when needed
+
+        return parse_python(source.path, text, settings.spawn_callables)
     return parse_text(source.path, text, source.kind)
 
 

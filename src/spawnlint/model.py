@@ -198,6 +198,7 @@ class Agent:
     report_lines: tuple[tuple[int, int], ...]
     builtin: bool = False
     tools_known: bool = True
+    defined_in_code: bool = False  # an SDK AgentDefinition: scoped to its program, not the project
 
     @property
     def can_report(self) -> bool:

@@ -104,6 +104,7 @@ def _agents(discovery: Discovery, parsed: Mapping[str, ParsedFile]) -> list[tupl
                 mentions_send_message=a.mentions_send_message,
                 report_lines=a.report_lines,
                 tools_known=a.tools_known,
+                defined_in_code=not a.namespaced,
             )
             names = {
                 full_id,
@@ -139,6 +140,8 @@ def _duplicates(agents: list[Agent]) -> tuple[tuple[Agent, Agent], ...]:
     first: dict[str, Agent] = {}
     pairs = []
     for agent in sorted(agents, key=lambda a: a.path or ""):
+        if agent.defined_in_code:
+            continue  # each SDK program passes its own agents; the same key twice is no clash
         key = agent.id.lower()
         if key in first:
             pairs.append((first[key], agent))

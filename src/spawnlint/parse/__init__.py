@@ -26,6 +26,16 @@ _SUPPRESS_MD = re.compile(r"<!--\s*spawnlint:\s*(ignore-file|ignore)(?:\[([^\]]*
 _SUPPRESS_HASH = re.compile(r"#\s*spawnlint:\s*(ignore-file|ignore)(?:\[([^\]]*)\])?")
 
 
+def python_could_spawn(text: str, callables: tuple[str, ...]) -> bool:
+    """The cheap prefilter for Python files: only these are parsed, and libcst is imported only
+    when one passes."""
+    if "subagent_type" in text or "AgentDefinition" in text:
+        return True
+    if any(c + "(" in text for c in callables):
+        return True
+    return bool(re.search(r"(?:Agent|Task) tool|spawn|teammate", text))
+
+
 def decode(path: str, data: bytes, max_bytes: int) -> tuple[str | None, Problem | None]:
     """UTF-8 text (a BOM is fine), or the SL002 problem that says why not."""
 

@@ -545,6 +545,7 @@ def _item_param(lines: list[str], at: int) -> Param | None:
     if m.group("key") == "name" and (_NEGATED_VALUE.match(m.group("value")) or not raw_value):
         return None
     value, kind = classify(raw_value)
+    kind = ValueKind.LITERAL if kind is ValueKind.BARE else kind  # prose holds no variables
     if m.group("key") == "name" and is_absent(value):
         return None
     return Param(m.group("key"), value, kind, at, m.start("key") + 1, at, value_column)
@@ -592,6 +593,7 @@ def _add_inline(
     if key in found:
         return
     value, kind = classify(raw)
+    kind = ValueKind.LITERAL if kind is ValueKind.BARE else kind  # prose holds no variables
     if key == "name" and (is_absent(value) or _FORBID.search(text[: at[0]].split(",")[-1])):
         return
     line, column = index.position(at[0])

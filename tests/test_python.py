@@ -1,0 +1,165 @@
+"""Python spawn sites and SDK agents (SPEC §4), read with libcst and never executed."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Callable
+
+from conftest import run_cli
+from spawnlint.model import ValueKind
+from spawnlint.parse.python import parse_python
+
+Make = Callable[[dict[str, str | bytes]], Path]
+CALLABLES = ("Agent", "Task")
+
+
+def sites(src: str) -> list[tuple[str, int, str | None, str | None]]:
+    parsed = parse_python("x.py", src, CALLABLES)
+    return [
+        (s.form, s.line, s.name.value if s.name else None, s.subagent_type.value if s.subagent_type else None)
+        for s in parsed.sites
+    ]
+
+
+def test_spawn_call_with_keywords() -> None:
+    parsed = parse_python("x.py", 'r = Agent(\n    subagent_type="shop:critic",\n    name="c1",\n    prompt="go",\n)\n', CALLABLES)
+    (site,) = parsed.sites
+    assert (site.form, site.line, site.column, site.tool) == ("F10", 1, 5, "Agent")
+    assert site.name is not None and (site.name.line, site.name.column) == (3, 5)
+    assert site.subagent_type is not None and site.subagent_type.value_position == (2, 19)
+
+
+def test_description_and_prompt_make_a_spawn() -> None:
+    assert sites('tools.Task(description="d", prompt="p")\n') == [("F10", 1, None, None)]
+
+
+def test_other_frameworks_are_not_spawns() -> None:
+    src = (
+        'triage = Agent(name="Triage", instructions="Route the ticket.")\n'
+        'job = Task(description="Research", expected_output="notes", agent=researcher)\n'
+        'rec = Agent("01", "01_api_recon.py")\n'
+    )
+    assert sites(src) == []
+
+
+def test_dynamic_values_and_none() -> None:
+    parsed = parse_python("x.py", 'Task(subagent_type=task.agent_type, name=None, prompt=f"do {x}")\n', CALLABLES)
+    (site,) = parsed.sites
+    assert site.name is None
+    assert site.subagent_type is not None and site.subagent_type.kind is ValueKind.DYNAMIC
+
+
+def test_f_string_name_is_dynamic_but_named() -> None:
+    parsed = parse_python("x.py", 'Agent(subagent_type="w", name=f"worker-{i}", prompt="p")\n', CALLABLES)
+    assert parsed.sites[0].name is not None and parsed.sites[0].name.kind is ValueKind.DYNAMIC
+
+
+def test_dict_with_subagent_type() -> None:
+    assert sites('spec = {"subagent_type": "critic", "name": "c2", "prompt": "p"}\n') == [("F10", 1, "c2", "critic")]
+
+
+def test_tool_use_block_name_is_the_input_name() -> None:
+    src = 'block = {"type": "tool_use", "name": "Agent", "input": {"subagent_type": "critic", "prompt": "p"}}\n'
+    assert sites(src) == [("F10", 1, None, "critic")]
+    named = src.replace('"prompt": "p"', '"name": "inner", "prompt": "p"')
+    assert sites(named) == [("F10", 1, "inner", "critic")]
+
+
+def test_spawn_text_in_strings_maps_back_to_the_file() -> None:
+    src = 'x = 1\nHOOK = """Tell the model:\nUse the Task tool:\n- `subagent_type`: `critic`\n- `name`: `hooked`\n"""\n'
+    parsed = parse_python("x.py", src, CALLABLES)
+    (site,) = parsed.sites
+    assert (site.form, site.line) == ("F4", 3)
+    assert site.name is not None and (site.name.line, site.name.column) == (5, 4)
+
+
+def test_concatenated_and_escaped_strings() -> None:
+    src = 'msg = ("Launch the **security-auditor** agent "\n       "on the tree.")\nt = "Task:\\n  subagent_type: critic\\n  name: esc"\n'
+    assert sites(src) == [("F6", 1, None, "security-auditor"), ("F2", 3, "esc", "critic")]
+
+
+def test_docstrings_hold_no_spawns() -> None:
+    assert sites('def run():\n    """Run one agent loop and spawn a subagent per task."""\n') == []
+
+
+def test_agent_definitions() -> None:
+    src = (
+        "from claude_agent_sdk import AgentDefinition\n"
+        'critic = AgentDefinition(description="d", prompt="Report with SendMessage to the lead.", tools=["Read"])\n'
+        "options = Options(agents={\n"
+        '    "critic": critic,\n'
+        '    "scout": AgentDefinition(description="d", prompt="p", tools=TOOLS),\n'
+        '    "helper": AgentDefinition(description="d", prompt="p"),\n'
+        "})\n"
+    )
+    agents = {a.name: a for a in parse_python("x.py", src, CALLABLES).agents}
+    assert agents["critic"].tools is not None and agents["critic"].tools.names == {"Read"}
+    assert agents["critic"].name_line == 4 and agents["critic"].report_lines == ((2, 63),)
+    assert agents["scout"].tools_known is False
+    assert agents["helper"].tools is None and agents["helper"].tools_known
+
+
+def test_syntax_error_is_a_diagnostic() -> None:
+    parsed = parse_python("x.py", "def f(:\n    Agent(subagent_type='x')\n", CALLABLES)
+    assert [(p.code, p.finding.line) for p in parsed.problems] == [("SL002", 1)]
+    assert "Python syntax error on line" in parsed.problems[0].finding.message
+
+
+def test_deep_nesting_is_refused_before_libcst() -> None:
+    parsed = parse_python("x.py", "x = " + "[" * 5000 + "]" * 5000 + "\n", CALLABLES)
+    assert [p.code for p in parsed.problems] == ["SL002"]
+
+
+def test_sdk_agent_spawned_from_markdown(project: Make) -> None:
+    root = project(
+        {
+            "app.py": (
+                "from claude_agent_sdk import AgentDefinition\n"
+                "AGENTS = {\n"
+                '    "researcher": AgentDefinition(description="d", prompt="Research.", tools=["Read", "WebSearch"]),\n'
+                "}\n"
+            ),
+            "commands/go.md": (
+                "Spawn agents without the Agent tool's `name` parameter: a named spawn runs as an\n"
+                "`in_process_teammate`, whose final answer never returns to this command.\n\n"
+                'Agent(subagent_type: "researcher", name: "r1", prompt: "Find it.")\n'
+            ),
+            "hooks/inject.py": (
+                "import json\n"
+                "# spawnlint: ignore[SL101]\n"
+                'print(json.dumps({"subagent_type": "researcher", "name": "quiet", "prompt": "p"}))\n'
+                'print(json.dumps({"subagent_type": "researcher", "name": "loud", "prompt": "p"}))\n'
+            ),
+            "broken.py": "def f(:\n    Agent(subagent_type='researcher', name='x', prompt='p')\n",
+        }
+    )
+    run = run_cli("check", "--root", str(root), "--output-format", "json")
+    found = sorted((d["path"], d["line"], d["code"]) for d in json.loads(run.out))
+    assert found == [
+        ("broken.py", 1, "SL002"),
+        ("commands/go.md", 4, "SL101"),
+        ("hooks/inject.py", 4, "SL101"),
+    ]
+    (go,) = [d for d in json.loads(run.out) if d["path"] == "commands/go.md"]
+    assert go["related"] == [{"path": "app.py", "line": 3, "message": 'tools of "researcher"'}]
+
+
+def test_no_libcst_import_without_python_spawns(project: Make) -> None:
+    root = project(
+        {
+            "commands/a.md": "Nothing here.\n",
+            "tools/util.py": "def add(a, b):\n    return a + b\n",
+        }
+    )
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "spawnlint", "check", "--root", str(root)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "spawnlint.cli" in proc.stderr  # importtime did report
+    assert "libcst" not in proc.stderr
