@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from conftest import run_cli
 from spawnlint.model import ValueKind
@@ -25,7 +25,11 @@ def sites(src: str) -> list[tuple[str, int, str | None, str | None]]:
 
 
 def test_spawn_call_with_keywords() -> None:
-    parsed = parse_python("x.py", 'r = Agent(\n    subagent_type="shop:critic",\n    name="c1",\n    prompt="go",\n)\n', CALLABLES)
+    parsed = parse_python(
+        "x.py",
+        'r = Agent(\n    subagent_type="shop:critic",\n    name="c1",\n    prompt="go",\n)\n',
+        CALLABLES,
+    )
     (site,) = parsed.sites
     assert (site.form, site.line, site.column, site.tool) == ("F10", 1, 5, "Agent")
     assert site.name is not None and (site.name.line, site.name.column) == (3, 5)
@@ -46,7 +50,9 @@ def test_other_frameworks_are_not_spawns() -> None:
 
 
 def test_dynamic_values_and_none() -> None:
-    parsed = parse_python("x.py", 'Task(subagent_type=task.agent_type, name=None, prompt=f"do {x}")\n', CALLABLES)
+    parsed = parse_python(
+        "x.py", 'Task(subagent_type=task.agent_type, name=None, prompt=f"do {x}")\n', CALLABLES
+    )
     (site,) = parsed.sites
     assert site.name is None
     assert site.subagent_type is not None and site.subagent_type.kind is ValueKind.DYNAMIC
@@ -58,11 +64,15 @@ def test_f_string_name_is_dynamic_but_named() -> None:
 
 
 def test_dict_with_subagent_type() -> None:
-    assert sites('spec = {"subagent_type": "critic", "name": "c2", "prompt": "p"}\n') == [("F10", 1, "c2", "critic")]
+    assert sites('spec = {"subagent_type": "critic", "name": "c2", "prompt": "p"}\n') == [
+        ("F10", 1, "c2", "critic")
+    ]
 
 
 def test_tool_use_block_name_is_the_input_name() -> None:
-    src = 'block = {"type": "tool_use", "name": "Agent", "input": {"subagent_type": "critic", "prompt": "p"}}\n'
+    src = (
+        'block = {"type": "tool_use", "name": "Agent", "input": {"subagent_type": "critic", "prompt": "p"}}\n'
+    )
     assert sites(src) == [("F10", 1, None, "critic")]
     named = src.replace('"prompt": "p"', '"name": "inner", "prompt": "p"')
     assert sites(named) == [("F10", 1, "inner", "critic")]

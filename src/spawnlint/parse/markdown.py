@@ -40,7 +40,8 @@ _PARAM_ITEM = re.compile(
 )
 _PARAM_ITEM_INLINE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+`(?P<key>[a-z_]+)\s*[:=]\s*(?P<value>[^`]*)`")
 _TOOL_MENTION = re.compile(
-    r"\b(?:Agent|Task)\s+tool\b|`(?:Agent|Task)`|\b(?:Agent|Task)\s*\(|\btool\s+`?(?:Agent|Task)\b"
+    r"\b(?:\*\*|`)?(?:Agent|Task)(?:\*\*|`)?\s+tool\b|`(?:Agent|Task)`|\b(?:Agent|Task)\s*\("
+    r"|\btool\s+`?(?:Agent|Task)\b"
 )
 _SPAWN_VERB = re.compile(
     r"\b(?:spawn|launch|dispatch|start|invoke|delegate|create|run|call|use)\w*\b", re.IGNORECASE
@@ -122,7 +123,7 @@ def analyse(path: str, lines: list[str], body_start: int) -> MarkdownFacts:
         sites=tuple(sorted(sites, key=lambda s: (s.line, s.column))),
         sentences=tuple(_sentences(structure)),
         sections=sections,
-        mentions_send_message=bool(_SEND_MESSAGE.search(body)),
+        mentions_send_message=mentions_send_message_tool(body),
         report_lines=_report_lines(structure),
     )
 
@@ -257,7 +258,7 @@ def _leads_of(structure: Structure, site_lines: set[int]) -> list[Block]:
 
 def _prose_sites(structure: Structure, claimed: set[int]) -> list[RawSite]:
     """F7 lists, then F6/F8 sentences, in text outside the structured sites."""
-    from spawnlint.parse.prose import bullet_reference, find_prose_spawns, is_spawn_lead
+    from spawnlint.parse.prose import find_prose_spawns
 
     lines = structure.lines
     sites: list[RawSite] = []
@@ -266,17 +267,11 @@ def _prose_sites(structure: Structure, claimed: set[int]) -> list[RawSite]:
         if lead.start in claimed or lead.start in examples:
             continue
         sentences = _split_sentences(lines, lead.start, lead.end)
-        if not sentences or not is_spawn_lead(sentences[-1].text):
+        if not sentences:
             continue
-        bullets = []
-        for a, _end in items:
-            ref = bullet_reference(lines[a])
-            if ref is not None and a not in claimed:
-                name, column = ref
-                target = Param("subagent_type", name, ValueKind.LITERAL, a, column + 1, a, column + 1)
-                bullets.append(RawSite("F7", a, column + 1, None, (target,), lead, "medium"))
-        if bullets:
-            sites.extend(bullets)
+        found = _list_spawns(structure, sentences[-1], lead, items, claimed)
+        if found:
+            sites.extend(found)
             claimed.update(range(lead.start, lead.end))
             claimed.update(line for a, b in items for line in range(a, b))
     for block in _prose_blocks(structure):
@@ -301,8 +296,51 @@ def _prose_sites(structure: Structure, claimed: set[int]) -> list[RawSite]:
                 if spawn.name:
                     n_line, n_col = index.position(spawn.name_offset)
                     value, kind = classify(spawn.name)
+                    kind = ValueKind.LITERAL if kind is ValueKind.BARE else kind  # prose holds no variables
                     params.append(Param("name", value, kind, n_line, n_col, n_line, n_col))
                 sites.append(RawSite(spawn.form, line, column, None, tuple(params), block, "medium"))
+    return sites
+
+
+def _list_spawns(
+    structure: Structure,
+    lead_sentence: Sentence,
+    lead: Block,
+    items: tuple[tuple[int, int], ...],
+    claimed: set[int],
+) -> list[RawSite]:
+    """F7 (`Spawn three subagents:` + one bullet per agent) and F8 whose teammates are the
+    bullets (`Create a team with one teammate per name below:` + `` - `frontend` ``)."""
+    from spawnlint.parse.prose import bullet_reference, spawn_lead, team_verb, teammate_names
+
+    lines = structure.lines
+    text = lead_sentence.text
+    index = LineIndex(text, lead_sentence.line - 1, lead_sentence.column)
+    verb = team_verb(text)
+    if verb is not None and teammate_names(text, verb.end()):
+        return []  # the sentence names its teammates itself: one F8 site per name, not a list
+    if verb is not None:
+        line, column = index.position(verb.start())
+        sites = []
+        for a, _end in items:
+            ref = bullet_reference(lines[a], strong_lead=True)
+            if ref is not None and a not in claimed:
+                name, at = ref
+                param = Param("name", name, ValueKind.LITERAL, a, at + 1, a, at + 1)
+                sites.append(RawSite("F8", line, column, None, (param,), lead, "medium"))
+        return sites
+    strength = spawn_lead(text)
+    if strength is None:
+        return []
+    sites = []
+    for a, _end in items:
+        ref = bullet_reference(lines[a], strong_lead=strength == "strong")
+        if ref is not None and a not in claimed:
+            name, at = ref
+            value, kind = classify(name)
+            kind = ValueKind.LITERAL if kind is ValueKind.BARE else kind
+            target = Param("subagent_type", value, kind, a, at + 1, a, at + 1)
+            sites.append(RawSite("F7", a, at + 1, None, (target,), lead, "medium"))
     return sites
 
 
@@ -484,36 +522,48 @@ def _param_bullets(
     claimed: set[int],
 ) -> list[RawSite]:
     """F4: a lead sentence naming the Agent/Task tool (or spawning agents), then one list item
-    per parameter. Several items giving `subagent_type` are one spawn each (F7 shape)."""
+    per parameter. When several items each give a `subagent_type`, each is a spawn (F7)."""
     lines = structure.lines
     lead_text = "\n".join(lines[lead.start : lead.end])
     mention = _last_spawn_mention(lead_text)
     if mention is None or any(a in claimed for a, _ in items):
         return []
-    groups: list[list[Param]] = [[]]
-    for a, _end in items:
-        param = _item_param(lines, a)
-        if param is None:
-            continue
-        if param.key == "subagent_type" and any(p.key == "subagent_type" for p in groups[-1]):
-            groups.append([])
-        groups[-1].append(param)
+    per_item = [(a, _item_params(lines, a)) for a, _end in items]
+    typed = [(a, params) for a, params in per_item if any(p.key == "subagent_type" for p in params)]
+    tool = _tool_in(lead_text)
     sites: list[RawSite] = []
-    lead_line = lead.start + lead_text[:mention].count("\n")
-    for n, group in enumerate(groups):
-        keys = {p.key for p in group}
-        if len(group) < 2 and "subagent_type" not in keys:
-            continue
-        if not ({"subagent_type", "prompt", "description"} & keys):
-            continue
-        line = lead_line if n == 0 else min(p.line for p in group)
-        column = len(lines[line]) - len(lines[line].lstrip()) + 1
-        sites.append(RawSite("F4", line, column, _tool_in(lead_text), tuple(group), lead))
+    if len(typed) >= 2:
+        for a, params in typed:
+            column = len(lines[a]) - len(lines[a].lstrip()) + 1
+            sites.append(RawSite("F7", a, column, tool, params, lead))
+    else:
+        group: dict[str, Param] = {}
+        for _a, params in per_item:
+            for p in params:
+                group.setdefault(p.key, p)
+        keys = set(group)
+        if (len(group) >= 2 or "subagent_type" in keys) and {"subagent_type", "prompt", "description"} & keys:
+            line = lead.start + lead_text[:mention].count("\n")
+            column = len(lines[line]) - len(lines[line].lstrip()) + 1
+            sites.append(RawSite("F4", line, column, tool, tuple(group.values()), lead))
     if sites:
         claimed.update(range(lead.start, lead.end))
         for a, b in items:
             claimed.update(range(a, b))
     return sites
+
+
+def _item_params(lines: list[str], at: int) -> tuple[Param, ...]:
+    """The parameters one list item gives: `` - `name`: x ``, or several `` `key: value` `` spans."""
+    line = lines[at]
+    if _PARAM_ITEM_INLINE.match(line):
+        found: dict[str, Param] = {}
+        sentence = Sentence(at + 1, at + 1, 1, line)
+        for param in _sentence_params(sentence):
+            found.setdefault(param.key, param)
+        return tuple(found.values())
+    single = _item_param(lines, at)
+    return (single,) if single else ()
 
 
 def _last_spawn_mention(text: str) -> int | None:
@@ -611,10 +661,12 @@ def _is_counter_example(structure: Structure, site: RawSite) -> bool:
     own = structure.lines[site.line]
     if _COUNTER_EMOJI.search(own) or _TRAILING_COUNTER.search(own):
         return True
-    for text in _context_lines(structure, site)[1:]:
-        if _COUNTER_EMOJI.search(text):
+    for line in _context_lines(structure, site)[1:]:
+        if _COUNTER_EMOJI.search(line):
             return True
-        m = _COUNTER_LABEL.search(text)
+        # "... like this. Don't do this:" — the lead is the line's last sentence
+        text = re.split(r"(?<=[.!?])\s+", line.strip())[-1] if line.strip() else line
+        m = _COUNTER_LABEL.search(line) or _COUNTER_LABEL.search(text)
         if m is None:
             continue
         word = (m.group("word") or "").lower()
@@ -680,7 +732,7 @@ def _to_site(path: str, structure: Structure, sections: tuple[Section, ...], raw
         team_name=_shift(by_key.get("team_name")),
         prompt=prompt.value if prompt else None,
         confidence=raw.confidence,
-        section_mentions_send_message=bool(_SEND_MESSAGE.search(section_text)),
+        section_mentions_send_message=mentions_send_message_tool(section_text),
     )
 
 
@@ -749,6 +801,16 @@ def _sentences(structure: Structure) -> list[Sentence]:
                     out.extend(_split_sentences(structure.lines, start, j))
                 start = j + 1
     return out
+
+
+def mentions_send_message_tool(text: str) -> bool:
+    """Whether the text names the SendMessage tool (Unity's `gameObject.SendMessage()` and
+    other APIs of that name do not count)."""
+    return any(
+        _SEND_MESSAGE.search(line) and not _NOT_THE_TOOL.search(line)
+        for line in text.splitlines()
+        if "SendMessage" in line
+    )
 
 
 def _report_lines(structure: Structure) -> tuple[tuple[int, int], ...]:

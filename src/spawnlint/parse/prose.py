@@ -1,47 +1,58 @@
 """The prose spawn forms: F6 (a spawn verb and an agent reference), F7 (a spawn sentence then
 one bullet per agent) and F8 (team creation that names its teammates). Pure text rules over
-sentences; the sites they yield carry medium confidence."""
+one sentence (or one bullet); the sites they yield carry medium confidence."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 
-_VERB = (
-    r"(?:spawn|launch|dispatch|delegate|invoke|start|run|use|call|kick\s+off|fire\s+off|create"
-    r"|deploy|send|hand\s+(?:it|this|that)?\s*(?:off\s+)?to|assign|trigger|engage|bring\s+in)"
+_VERB_WORDS = (
+    r"spawn|launch|dispatch|delegate|invoke|start|run|use|call|kick\s+off|fire\s+off|spin\s+up"
+    r"|create|form|set\s+up|assemble|deploy|send|trigger|engage|bring\s+in|have|get"
 )
-_VERB_RE = re.compile(rf"(?<![\w`*-]){_VERB}(?![\w-])", re.IGNORECASE)
+_VERB_RE = re.compile(rf"(?<![\w`*-])(?:{_VERB_WORDS})(?![\w-])", re.IGNORECASE)
+_STRONG_VERBS = frozenset({"spawn", "launch", "dispatch", "delegate", "invoke", "kick", "fire", "spin"})
+_IMPERATIVE_ONLY = frozenset({"have", "get"})  # "Have a subagent do X", not "you have two agents"
+_TEAM_VERBS = frozenset({"create", "form", "set", "spin", "start", "assemble", "use", "spawn"})
 _NEGATION = re.compile(
     r"\b(?:never|do\s+not|don[’']?t|must\s+not|mustn[’']?t|should\s+not|shouldn[’']?t|cannot|can[’']?t"
     r"|no\s+need\s+to|instead\s+of|avoid|without)\b[^.;:]*$",
     re.IGNORECASE,
 )
-_AGENT_NOUN = r"(?:sub-?agents?|agents?|teammates?|workers?|reviewers?)"
-# A name that can only be an agent id: kebab-case or namespaced (`shop:critic`, `a:b:c`).
-_AGENT_ID = r"[A-Za-z][\w.-]*(?::{1,2}[A-Za-z][\w.-]*)*"
-_MARKED_NAME = re.compile(rf"(?P<mark>\*\*|__|`)(?P<name>{_AGENT_ID})(?P=mark)")
-_NAMED_REF = re.compile(
-    rf"(?P<mark>\*\*|__|`)(?P<name>{_AGENT_ID})(?P=mark)\s+(?:{_AGENT_NOUN}|agent\b)", re.IGNORECASE
+_AGENT_NOUN = r"(?:sub-?agents?|agents?|teammates?|workers?|reviewers?|critics?|helpers?)"
+_BUILTINS = r"(?:general-purpose|Explore|Plan|statusline-setup|claude-code-guide|output-style-setup)"
+_ID = r"[A-Za-z][\w.-]*(?::{1,2}[A-Za-z][\w.-]*)*"
+_MARKED = rf"(?P<mark>\*\*|__|`)(?P<name>{_ID})(?P=mark)"
+_NAMED_REF = re.compile(rf"{_MARKED}\s+{_AGENT_NOUN}\b", re.IGNORECASE)
+_FROM_REF = re.compile(
+    rf"\b(?:from|using|of|as)\s+(?:the\s+|an?\s+)?{_MARKED}(?:\s+(?:sub-?)?agent\b)?", re.IGNORECASE
 )
-_PLAIN_REF = re.compile(r"\bthe\s+(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)+)\s+(?:sub-?)?agents?\b")
+_PLAIN_REF = re.compile(
+    rf"\b(?:the|an?|one|two|three|four|five|\d+)\s+(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)+|{_BUILTINS})"
+    rf"\s+(?:sub-?agents?|agents?|teammates?)\b"
+)
 _QUALIFIED_AFTER_VERB = re.compile(
     r"^\s*(?:(?:the|a|an|one)\s+)?(?P<mark>`|\*\*)(?P<name>[A-Za-z][\w-]*(?::{1,2}[A-Za-z][\w.-]*)+)(?P=mark)"
 )
-# "launch 5 parallel agents", "use a Haiku agent", "dispatch one subagent per task"; not
-# "the agent template", "an Agent SDK application".
+# "launch 5 parallel agents", "use a Haiku agent"; not "the agent template", "an Agent SDK app".
 _GENERIC = re.compile(
     r"^\s*(?:\S+\s+){0,3}?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+\+?"
-    r"(?:\s*[-–]\s*\d+)?|several|multiple|parallel|new|fresh|separate|dedicated|additional|another)"
+    r"(?:\s*[-–]\s*\d+)?|several|multiple|parallel|new|fresh|separate|dedicated|additional|another|both)"
     r"\s+(?:[\w*-]+\s+){0,3}?(?:sub-?agents?|agents?|teammates?)\b"
     r"(?!\s*(?:sdk|files?|templates?|definitions?|frontmatter|tools?|names?|types?|prompts?|config"
     r"|descriptions?|\.md|teams?|dispatch\w*|calls?|runs?|outputs?|results?|reports?|sessions?)\b)",
     re.IGNORECASE,
 )
-_SELF = re.compile(r"\b(?:this|that|the\s+same|each|which|whose|which)\s+(?:sub-?)?agent\b", re.IGNORECASE)
-_TEAM = re.compile(r"\bteam\b|\bteammates?\b", re.IGNORECASE)
-_NAMED_LIST = re.compile(r"\b(?:named|called)\s+(?P<names>.+)", re.IGNORECASE)
-_NAME_TOKEN = re.compile(r"""(?:`([^`\s]+)`|\*\*([^*\s]+)\*\*|"([^"\s]+)"|'([^'\s]+)'|“([^”\s]+)”)""")
+_SELF = re.compile(r"\b(?:this|that|the\s+same|each|which|whose)\s+(?:sub-?)?agent\b", re.IGNORECASE)
+_TEAM_AFTER_VERB = re.compile(
+    r"^\s*(?:(?:an?|the|one|new|our)\s+)?(?:[\w`*-]+\s+){0,2}?team\b", re.IGNORECASE
+)
+_NAMED_LIST = re.compile(r"\b(?:named|called)\s+", re.IGNORECASE)
+_NAME_TOKEN = re.compile(
+    r"""`([^`\s]+)`|\*\*([^*\s]+)\*\*|"([^"\s]+)"|'([^'\s]+)'|“([^”\s]+)”|([a-z][\w-]*)"""
+)
+_LIST_JOINER = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*&\s*)")
 _DIALOGUE = re.compile(
     r"^\s*(?:[-*>]\s*)?(?:\*\*)?(?:assistant|user|human|commentary|claude)(?:\*\*)?\s*:", re.IGNORECASE
 )
@@ -54,11 +65,52 @@ _NOT_AN_AGENT = frozenset(
         "the",
         "a",
         "an",
-        "general-purpose",
         "claude-code",
         "agent-teams",
         "todo",
         "team",
+        "and",
+        "or",
+        "with",
+        "to",
+        "for",
+        "from",
+        "each",
+        "who",
+        "that",
+        "which",
+    }
+)
+
+
+_PLAIN_STOP = frozenset(
+    {
+        "then",
+        "keep",
+        "so",
+        "while",
+        "when",
+        "it",
+        "them",
+        "let",
+        "ask",
+        "have",
+        "give",
+        "send",
+        "wait",
+        "use",
+        "run",
+        "make",
+        "tell",
+        "in",
+        "on",
+        "at",
+        "by",
+        "as",
+        "but",
+        "if",
+        "after",
+        "before",
     }
 )
 
@@ -66,7 +118,7 @@ _NOT_AN_AGENT = frozenset(
 @dataclass(frozen=True)
 class ProseSpawn:
     form: str
-    offset: int  # of the spawn verb (F6/F8) or the bullet's reference (F7), in the text
+    offset: int  # of the spawn verb
     target: str | None
     target_offset: int
     name: str | None
@@ -74,99 +126,187 @@ class ProseSpawn:
 
 
 def find_prose_spawns(text: str) -> list[ProseSpawn]:
-    """F6 and F8 sites in one sentence. Each spawn verb governs the text up to the next verb."""
+    """F8 (a team with its teammates) or F6 (a verb and the agents it governs) in one sentence."""
     if _DIALOGUE.match(text):
         return []  # `assistant: I'll launch the x agent` is an example dialogue, not an instruction
-    verbs = list(_VERB_RE.finditer(text))
+    verbs = [v for v in _VERB_RE.finditer(text) if not _NEGATION.search(text[: v.start()])]
+    team = _team_spawns(text, verbs)
+    if team is not None:
+        return team
     for i, verb in enumerate(verbs):
-        if _NEGATION.search(text[: verb.start()]):
+        word = verb.group(0).lower().split()[0]
+        if word in _IMPERATIVE_ONLY and text[: verb.start()].strip(" *-#>0123456789.)"):
             continue
         end = verbs[i + 1].start() if i + 1 < len(verbs) else len(text)
         rest = text[verb.end() : min(end, verb.end() + 240)]
-        names = _teammate_names(text[: verb.end() + len(rest)], verb.end())
-        if names and _TEAM.search(text):
-            return [ProseSpawn("F8", verb.start(), None, 0, n, o) for n, o in names]
-        word = verb.group(0).lower().split()[0]
-        if word == "create" and re.match(r"\s+(?:an?\s+)?(?:agent\s+)?team\b", rest, re.IGNORECASE):
-            named = _teammate_names(text, verb.end())  # "create a team and spawn 3 named ..."
-            if named:
-                return [ProseSpawn("F8", verb.start(), None, 0, n, o) for n, o in named]
-            return [ProseSpawn("F8", verb.start(), None, 0, None, 0)]  # teammates come with the team
         refs = _references(rest, verb.end(), strong=word in _STRONG_VERBS)
         if refs:
+            names = teammate_names(text, verb.end())
+            if len(refs) == 1 and names:
+                target, at = refs[0]
+                return [ProseSpawn("F6", verb.start(), target, at, n, o) for n, o in names]
             return [ProseSpawn("F6", verb.start(), n, o, None, 0) for n, o in refs]
         generic = _GENERIC.search(rest[:160])
-        if generic and not _SELF.search(rest[: generic.end()]) and _is_spawn_verb_for_generic(word):
+        if (
+            generic
+            and not _SELF.search(rest[: generic.end()])
+            and word not in ("call", "send", "create", "form")
+        ):
             return [ProseSpawn("F6", verb.start(), None, 0, None, 0)]
     return []
 
 
-_STRONG_VERBS = frozenset({"spawn", "launch", "dispatch", "delegate", "invoke", "start", "kick", "fire"})
+def team_verb(text: str) -> re.Match[str] | None:
+    """The verb of a sentence that creates an agent team (`Create a team ...`, `Use TeamCreate`)."""
+    for verb in _VERB_RE.finditer(text):
+        if _NEGATION.search(text[: verb.start()]):
+            continue
+        word = verb.group(0).lower().split()[0]
+        after = text[verb.end() :]
+        if word in _TEAM_VERBS and (_TEAM_AFTER_VERB.match(after) or re.match(r"\s*`?TeamCreate\b", after)):
+            return verb
+    return None
 
 
-def _is_spawn_verb_for_generic(word: str) -> bool:
-    # "use an agent" / "run two agents" are spawns; "create an agent" writes a file
-    return word not in ("call", "send", "assign", "trigger", "engage", "hand", "create")
+def _team_spawns(text: str, verbs: list[re.Match[str]]) -> list[ProseSpawn] | None:
+    verb = team_verb(text)
+    if verb is None:
+        return None
+    refs = _references(text[verb.end() :], verb.end(), strong=True, whole_sentence=True)
+    names = teammate_names(text, verb.end())
+    if not names:
+        target, at = refs[0] if refs else (None, 0)
+        return [ProseSpawn("F8", verb.start(), target, at, None, 0)]
+    spawns = []
+    for name, at in names:
+        target, target_at = _target_for(name, at, text, refs)
+        spawns.append(ProseSpawn("F8", verb.start(), target, target_at, name, at))
+    return spawns
 
 
-def _references(rest: str, base: int, strong: bool) -> list[tuple[str, int]]:
+def _target_for(name: str, at: int, text: str, refs: list[tuple[str, int]]) -> tuple[str | None, int]:
+    """`lead-planner` from **planner**: the reference right after a name is its own; otherwise
+    the one reference of the sentence applies to every teammate."""
+    follow = _FROM_REF.match(text, at + len(name) + 1) or _FROM_REF.match(
+        text[at + len(name) :].lstrip("`'\" ")
+    )
+    if follow:
+        local = next(((n, o) for n, o in refs if n == follow.group("name")), None)
+        if local:
+            return local
+    distinct = {n for n, _ in refs}
+    if len(distinct) == 1:
+        return refs[0]
+    return None, 0
+
+
+def _references(rest: str, base: int, strong: bool, whole_sentence: bool = False) -> list[tuple[str, int]]:
     """Agent names the spawn verb governs: `**security-auditor** agent`, `the code-reviewer
-    agent`, and after spawn/launch/dispatch a bare namespaced id (`` Spawn `shop:critic` ``)."""
-    window = rest[:160]
-    stop = re.search(r"[.;]\s|\bthen\b|\bafter\b|\bwhen\b|\bif\b", window)
-    window = window[: stop.start()] if stop else window
+    agent`, `from **planner**`, and after spawn/launch/dispatch a namespaced id (`shop:critic`)."""
+    text = rest if whole_sentence else rest[:160]
+    stop = None if whole_sentence else re.search(r"[.;]\s|\bthen\b|\bafter\b|\bwhen\b|\bif\b", text)
+    text = text[: stop.start()] if stop else text
     found: dict[str, int] = {}
-    patterns = [_NAMED_REF, _PLAIN_REF]
+    patterns = [_NAMED_REF, _PLAIN_REF, _FROM_REF]
     if strong:
         patterns.append(_QUALIFIED_AFTER_VERB)
     for pattern in patterns:
-        for m in pattern.finditer(window):
+        for m in pattern.finditer(text):
             name = m.group("name")
-            if name.lower() not in _NOT_AN_AGENT and name not in found:
+            if name.lower() not in _NOT_AN_AGENT and name not in found and _agent_like(name, m):
                 found[name] = base + m.start("name")
     return sorted(found.items(), key=lambda item: item[1])
 
 
-def _teammate_names(text: str, after: int) -> list[tuple[str, int]]:
-    m = _NAMED_LIST.search(text, after)
-    if m is None:
-        return []
-    before = text[max(after, m.start() - 40) : m.start()]
-    if not re.search(rf"{_AGENT_NOUN}|\bmembers?\b", before, re.IGNORECASE) or re.search(
-        r"\bteam\s*$", before, re.IGNORECASE
-    ):
-        return []  # "a team called x" names the team, not a teammate
-    names = []
-    for token in _NAME_TOKEN.finditer(m.group("names")):
+def _agent_like(name: str, m: re.Match[str]) -> bool:
+    if m.re is _FROM_REF and not m.group(0).rstrip().lower().endswith("agent"):
+        return bool(re.match(r"^[a-z][\w.-]*(?::[\w.-]+)*$", name))  # `from **planner**`
+    return True
+
+
+def teammate_names(text: str, after: int = 0) -> list[tuple[str, int]]:
+    """Names given to teammates: `named a, b and c`, `teammates \\`x\\` and \\`y\\``,
+    `spawn \\`lead\\` from **planner**`; a team's own name (`a team called x`) is not one."""
+    for m in _NAMED_LIST.finditer(text, after):
+        before = text[max(after, m.start() - 40) : m.start()]
+        if re.search(r"\bteam\s*$", before, re.IGNORECASE):
+            continue
+        names = _name_list(text, m.end())
+        if names:
+            return names
+    for m in re.finditer(r"\b(?:teammates?|spawn|spawns)\s+(?=`)", text[after:], re.IGNORECASE):
+        names = _name_list(text, after + m.end(), marked_only=True)
+        if names and not all(n.lower() in _NOT_AN_AGENT for n, _ in names):
+            return names
+    return []
+
+
+def _name_list(text: str, at: int, marked_only: bool = False) -> list[tuple[str, int]]:
+    """`a`, `b` and `c` (all marked) or alpha, beta and gamma (all plain)."""
+    names: list[tuple[str, int]] = []
+    pos = at
+    plain: bool | None = None
+    while True:
+        token = _NAME_TOKEN.match(text, pos)
+        if token is None or (marked_only and token.group(6)):
+            break
         value = next(g for g in token.groups() if g)
-        names.append((value.rstrip(".,;:"), m.start("names") + token.start() + 1))
+        is_plain = bool(token.group(6))
+        if plain is not None and is_plain != plain:
+            break
+        plain = is_plain
+        if value.lower() in _NOT_AN_AGENT or (is_plain and value.lower() in _PLAIN_STOP):
+            break
+        names.append((value.rstrip(".,;:"), token.start() + (0 if token.group(6) else 1)))
+        pos = token.end()
+        skip = re.match(
+            rf"\s+(?:from|using|of|as)\s+(?:the\s+|an?\s+)?{_MARKED}(?:\s+(?:sub-?)?agent\b)?", text[pos:]
+        )
+        if skip:
+            pos += skip.end()
+        joiner = _LIST_JOINER.match(text, pos)
+        if joiner is None:
+            break
+        pos = joiner.end()
     return names
 
 
-def bullet_reference(item: str) -> tuple[str, int] | None:
-    """The agent a one-per-agent bullet (F7) names at its start: `- **legacy-analyst** — ...`."""
-    m = re.match(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ x]\]\s+)?", item)
+def bullet_reference(item: str, strong_lead: bool) -> tuple[str, int] | None:
+    """The agent a one-per-agent bullet (F7) names at its start: `- **legacy-analyst** — ...`,
+    `` - `shop:critic` ``, `- security-auditor: ...`. Capitalised labels (`**Calculations**`)
+    are not agents; after a weak lead (`Run these:`) a single word is not enough."""
+    m = re.match(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?", item)
     if m is None:
         return None
     head = item[m.end() :]
-    ref = _MARKED_NAME.match(head)
+    marked = re.match(rf"(?P<mark>\*\*|__|`)(?P<name>\{{?{_ID}\}}?(?:-[\w-]+)?)(?P=mark)", head)
+    plain = re.match(r"(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)*)\s*(?::|—|–|\s-\s)", head)
+    ref = marked or plain
     if ref is None:
         return None
     name = ref.group("name")
-    tail = head[ref.end() : ref.end() + 20]
-    agent_like = ("-" in name or ":" in name) or re.match(rf"\s+{_AGENT_NOUN}", tail, re.IGNORECASE)
-    if not agent_like or name.lower() in _NOT_AN_AGENT:
+    builtin = re.fullmatch(_BUILTINS, name) is not None
+    kebab = "-" in name or ":" in name or name.startswith("{")
+    if name.lower() in _NOT_AN_AGENT or not (builtin or name[0].islower() or name.startswith("{")):
+        return None
+    if not (
+        builtin or kebab or strong_lead or re.match(rf"\s+{_AGENT_NOUN}", head[ref.end() :], re.IGNORECASE)
+    ):
         return None
     return name, m.end() + ref.start("name")
 
 
-def is_spawn_lead(text: str) -> bool:
-    """A sentence that introduces a list of agents to spawn: `Spawn three subagents in parallel:`,
-    `Launch these agents:` (the agent noun within a few words of the verb)."""
+def spawn_lead(text: str) -> str | None:
+    """How strongly a sentence introduces a list of agents to spawn: "strong" (`Spawn three
+    subagents in parallel:`, `Launch in parallel:`), "weak" (`Run these agents:`) or None."""
     for verb in _VERB_RE.finditer(text):
         if _NEGATION.search(text[: verb.start()]):
             continue
-        near = rf"^\s*(?:[\w*`-]+\s+){{0,4}}?(?:{_AGENT_NOUN}|team)\b"
-        if re.search(near, text[verb.end() :], re.IGNORECASE):
-            return True
-    return False
+        word = verb.group(0).lower().split()[0]
+        after = text[verb.end() :]
+        agents = re.search(rf"{_AGENT_NOUN}|\bteam\b|\bpanel\b", after, re.IGNORECASE)
+        if word in _STRONG_VERBS and (agents or text.rstrip().endswith(":")):
+            return "strong"
+        if agents and re.match(rf"^\s*(?:[\w*`-]+\s+){{0,4}}?{_AGENT_NOUN}\b", after, re.IGNORECASE):
+            return "weak"
+    return None
