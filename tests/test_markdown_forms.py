@@ -250,3 +250,7 @@ def test_f8_team_called_names_the_team_not_a_teammate() -> None:
 def test_lead_sentence_of_a_call_is_the_same_spawn() -> None:
     text = 'Launch the **critic** agent:\n\n```\nAgent(subagent_type: "critic", prompt: "p")\n```\n'
     assert sites(text) == [("F1", 4, None, "critic")]
+
+
+def test_f6_generic_teammate_with_a_name() -> None:
+    assert sites("Spawn a teammate named 'coder-1' to implement the plan.\n") == [("F6", 1, "coder-1", None)]

@@ -152,6 +152,9 @@ def find_prose_spawns(text: str) -> list[ProseSpawn]:
             and not _SELF.search(rest[: generic.end()])
             and word not in ("call", "send", "create", "form")
         ):
+            names = teammate_names(text, verb.end())  # "Spawn a teammate named 'coder-1'"
+            if names:
+                return [ProseSpawn("F6", verb.start(), None, 0, n, o) for n, o in names]
             return [ProseSpawn("F6", verb.start(), None, 0, None, 0)]
     return []
 
