@@ -181,3 +181,35 @@ def test_python_dash_m_entry_point(project: Make) -> None:
 def test_rule_list() -> None:
     run = run_cli("rule")
     assert run.code == 0 and len(run.out.splitlines()) == 10
+
+
+def test_audit_json_lists_agents_units_sites_and_findings(project: Make) -> None:
+    files = dict(PLUGIN)
+    files["hooks/inject.py"] = 'SPAWN = {"subagent_type": "shop:critic", "name": "py-1", "prompt": "p"}\n'
+    root = project(files)
+    run = run_cli("audit", str(root), "--output-format", "json")
+    assert run.code == 0
+    data = json.loads(run.out)
+    assert [(a["id"], a["can_report"]) for a in data["agents"]] == [("shop:critic", False)]
+    assert data["spawning_set"] == ["commands/review.md"] and data["rule_set"] == ["commands/review.md"]
+    sites = {(s["path"], s["line"], s["form"], s["name"], s["agent"]) for s in data["spawn_sites"]}
+    assert sites == {
+        ("commands/review.md", 7, "F1", "critic-1", "shop:critic"),
+        ("hooks/inject.py", 1, "F10", "py-1", "shop:critic"),
+    }
+    assert sorted((f["path"], f["code"]) for f in data["findings"]) == [
+        ("commands/review.md", "SL101"),
+        ("hooks/inject.py", "SL101"),
+    ]
+
+
+def test_audit_markdown_has_graph_with_muted_agent(project: Make) -> None:
+    out = run_cli("audit", str(project(PLUGIN))).out
+    for heading in (
+        "## Agents",
+        "## Units: spawning set against rule-carrying set",
+        "## Spawn sites",
+        "## Findings",
+    ):
+        assert heading in out
+    assert '-. named .-> n1["shop:critic 🔇"]' in out

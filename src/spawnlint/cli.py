@@ -37,6 +37,13 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--statistics", action="store_true", help="print a count per rule instead")
     check.add_argument("--baseline", type=Path, help="a JSON report of findings to accept")
 
+    audit = verbs.add_parser("audit", help="a one-off report of the project's agents, spawns and findings")
+    audit.add_argument(
+        "path", nargs="?", type=Path, help="the project (default: around the current directory)"
+    )
+    audit.add_argument("--root", type=Path, help="the project root, as for check")
+    audit.add_argument("--output-format", choices=["markdown", "json"], default="markdown")
+
     rule = verbs.add_parser("rule", help="print a rule's page")
     rule.add_argument("code", nargs="?", help="e.g. SL101; without it, list the rules")
     return parser
@@ -58,6 +65,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.verb == "rule":
             return _rule(args.code)
+        if args.verb == "audit":
+            return _audit(args)
         return _check(args)
     except ConfigError as exc:
         print(f"spawnlint: {exc}", file=sys.stderr)
@@ -69,16 +78,45 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
 
+def _project_root(explicit: Path | None, start: Path) -> Path | None:
+    if explicit is not None:
+        if not explicit.is_dir():
+            print(f"spawnlint: --root {explicit}: not a directory", file=sys.stderr)
+            return None
+        return explicit.resolve()
+    if not start.exists():
+        print(f"spawnlint: {start}: no such directory", file=sys.stderr)
+        return None
+    return find_root(start)
+
+
+def _audit(args: argparse.Namespace) -> int:
+    from spawnlint.audit import render_json, render_markdown
+    from spawnlint.engine import lint
+
+    if args.path is not None and args.root is None:
+        if not args.path.is_dir():
+            print(f"spawnlint: {args.path}: not a directory", file=sys.stderr)
+            return 2
+        root: Path | None = args.path.resolve()  # the folder named is the project audited
+    else:
+        root = _project_root(args.root, Path.cwd())
+    if root is None:
+        return 2
+    settings = load_settings(root)
+    result = lint(root, settings)
+    diagnostics = apply(result.diagnostics, result.project, Filters(settings.select, settings.ignore))
+    render = render_json if args.output_format == "json" else render_markdown
+    sys.stdout.write(render(result.project, diagnostics))
+    return 0
+
+
 def _check(args: argparse.Namespace) -> int:
     from spawnlint.engine import lint
 
-    if args.root is not None:
-        if not args.root.is_dir():
-            print(f"spawnlint: --root {args.root}: not a directory", file=sys.stderr)
-            return 2
-        root = args.root.resolve()
-    else:
-        root = find_root(Path.cwd())
+    root = _project_root(args.root, Path.cwd())
+    if root is None:
+        return 2
     settings = load_settings(root)
     select = _codes(args.select) or settings.select
     ignore = _codes(args.ignore) + settings.ignore

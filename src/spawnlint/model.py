@@ -263,6 +263,7 @@ class Unit:
 @dataclass(frozen=True)
 class Project:
     root: str
+    plugins: tuple[tuple[str, str | None], ...]  # (root folder, name); name None: bare agent ids
     files: Mapping[str, ParsedFile]
     agents: tuple[Agent, ...]
     agent_index: Mapping[str, tuple[Agent, ...]]

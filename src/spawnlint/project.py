@@ -70,6 +70,7 @@ def build_project(discovery: Discovery, parsed: Mapping[str, ParsedFile], settin
         problems.extend(parsed[path].problems)
     return Project(
         root=str(discovery.root),
+        plugins=tuple((p.root, p.name) for p in discovery.plugins),
         files=parsed,
         agents=tuple(agents),
         agent_index=index,

@@ -129,7 +129,7 @@ def find_prose_spawns(text: str) -> list[ProseSpawn]:
     """F8 (a team with its teammates) or F6 (a verb and the agents it governs) in one sentence."""
     if _DIALOGUE.match(text):
         return []  # `assistant: I'll launch the x agent` is an example dialogue, not an instruction
-    verbs = [v for v in _VERB_RE.finditer(text) if not _NEGATION.search(text[: v.start()])]
+    verbs = [v for v in _VERB_RE.finditer(text) if _is_instruction(text, v)]
     team = _team_spawns(text, verbs)
     if team is not None:
         return team
@@ -146,7 +146,8 @@ def find_prose_spawns(text: str) -> list[ProseSpawn]:
                 target, at = refs[0]
                 return [ProseSpawn("F6", verb.start(), target, at, n, o) for n, o in names]
             return [ProseSpawn("F6", verb.start(), n, o, None, 0) for n, o in refs]
-        generic = _GENERIC.search(rest[:160])
+        clause = re.split(r"[.;:!?]\s", rest[:160], maxsplit=1)[0]
+        generic = _GENERIC.search(clause)
         if (
             generic
             and not _SELF.search(rest[: generic.end()])
@@ -157,6 +158,18 @@ def find_prose_spawns(text: str) -> list[ProseSpawn]:
                 return [ProseSpawn("F6", verb.start(), None, 0, n, o) for n, o in names]
             return [ProseSpawn("F6", verb.start(), None, 0, None, 0)]
     return []
+
+
+_NOUN_BEFORE = re.compile(
+    r"\b(?:a|an|the|each|every|this|that|one|named|unnamed|first|next|last|same|its|their|your|our|dry|test)\s+$",
+    re.IGNORECASE,
+)
+
+
+def _is_instruction(text: str, verb: re.Match[str]) -> bool:
+    """The word is used as a verb that is not negated: not "a named spawn", not "do not spawn"."""
+    before = text[: verb.start()]
+    return not _NEGATION.search(before) and not _NOUN_BEFORE.search(before)
 
 
 def team_verb(text: str) -> re.Match[str] | None:
