@@ -24,7 +24,8 @@ from spawnlint.parse.spawn_syntax import (
     split_params,
 )
 
-_MD = MarkdownIt("commonmark")
+# Only the block structure is needed: skip the inline pass (emphasis, links), a fifth of the time.
+_MD = MarkdownIt("commonmark").disable("inline")
 
 _BLOCK_HEADER = re.compile(
     r"^(?P<indent>\s*)(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*|__)?(?:use\s+(?:the\s+)?)?"
