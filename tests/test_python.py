@@ -173,3 +173,16 @@ def test_no_libcst_import_without_python_spawns(project: Make) -> None:
     assert proc.returncode == 0, proc.stderr
     assert "spawnlint.cli" in proc.stderr  # importtime did report
     assert "libcst" not in proc.stderr
+
+
+def test_a_file_that_crashes_libcst_is_sl002_and_the_rest_is_checked(project: Make) -> None:
+    root = project(
+        {
+            "agents/critic.md": "---\nname: critic\ndescription: d\ntools: Read\n---\nReview.\n",
+            "bomb.py": "x = " + "+".join(["a"] * 20000) + '\nAgent(subagent_type="critic", name="b", prompt="p")\n',
+            "ok.py": 'Agent(subagent_type="critic", name="fine", prompt="p")\n',
+        }
+    )
+    run = run_cli("check", "--root", str(root), "--output-format", "json")
+    found = sorted((d["path"], d["line"], d["code"]) for d in json.loads(run.out))
+    assert found == [("bomb.py", 1, "SL002"), ("ok.py", 1, "SL101")]

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import stat
+from concurrent.futures import ProcessPoolExecutor, TimeoutError
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,15 +32,58 @@ def lint(root: Path, settings: Settings) -> Result:
 
 
 def parse_all(discovery: Discovery, settings: Settings) -> dict[str, ParsedFile]:
-    parsed = {}
+    parsed: dict[str, ParsedFile] = {}
+    python: list[tuple[str, str]] = []
     for source in discovery.files:
         result = parse_source(discovery.root, source, settings)
-        if result is not None:
+        if isinstance(result, str):
+            python.append((source.path, result))
+        elif result is not None:
             parsed[source.path] = result
-    return parsed
+    parsed.update(parse_python_isolated(python, settings.spawn_callables))
+    return dict(sorted(parsed.items()))
 
 
-def parse_source(root: Path, source: SourceFile, settings: Settings) -> ParsedFile | None:
+def parse_python_isolated(jobs: list[tuple[str, str]], callables: tuple[str, ...]) -> dict[str, ParsedFile]:
+    """Parse Python files in a child process: libcst's native parser can kill the process that
+    runs it (a segmentation fault on, say, a chain of 7,000 `+`). A file that kills the child is
+    SL002 and the rest are parsed in a fresh one. libcst is never imported here."""
+    results: dict[str, ParsedFile] = {}
+    pool: ProcessPoolExecutor | None = None
+    try:
+        for path, text in jobs:
+            pool = pool or ProcessPoolExecutor(max_workers=1)
+            try:
+                results[path] = pool.submit(_parse_python, path, text, callables).result(timeout=_PYTHON_TIMEOUT)
+            except (BrokenProcessPool, TimeoutError) as exc:
+                why = "took too long" if isinstance(exc, TimeoutError) else "crashed"
+                problem = Problem("SL002", Finding(path, 1, 1, f"the Python parser {why} on this file; not checked"))
+                results[path] = ParsedFile(path, FileKind.PYTHON, problems=(problem,))
+                _discard(pool)
+                pool = None
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True)
+    return results
+
+
+_PYTHON_TIMEOUT = 120.0
+
+
+def _parse_python(path: str, text: str, callables: tuple[str, ...]) -> ParsedFile:
+    from spawnlint.parse.python import parse_python  # imports libcst (~140 ms), in the child only
+
+    return parse_python(path, text, callables)
+
+
+def _discard(pool: ProcessPoolExecutor) -> None:
+    for process in list(getattr(pool, "_processes", {}).values()):
+        process.kill()
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+def parse_source(root: Path, source: SourceFile, settings: Settings) -> ParsedFile | str | None:
+    """The parsed file; for a Python file that could spawn, its text (parsed in isolation)."""
     try:
         status = os.stat(root / source.path)
         if not stat.S_ISREG(status.st_mode):
@@ -55,11 +100,7 @@ def parse_source(root: Path, source: SourceFile, settings: Settings) -> ParsedFi
     if text is None:
         return ParsedFile(source.path, source.kind, problems=(problem,) if problem else ())
     if source.kind is FileKind.PYTHON:
-        if not python_could_spawn(text, settings.spawn_callables):
-            return None
-        from spawnlint.parse.python import parse_python  # imports libcst (~140 ms): only when needed
-
-        return parse_python(source.path, text, settings.spawn_callables)
+        return text if python_could_spawn(text, settings.spawn_callables) else None
     return parse_text(source.path, text, source.kind)
 
 
