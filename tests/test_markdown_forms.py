@@ -9,7 +9,8 @@ from spawnlint.parse import parse_text
 
 
 def sites(text: str, kind: FileKind = FileKind.COMMAND) -> list[tuple[str, int, str | None, str | None]]:
-    parsed = parse_text("commands/x.md", text, kind)
+    path = "skills/x/SKILL.md" if kind is FileKind.SKILL else "commands/x.md"
+    parsed = parse_text(path, text, kind)
     return [
         (s.form, s.line, s.name.value if s.name else None, s.subagent_type.value if s.subagent_type else None)
         for s in parsed.sites

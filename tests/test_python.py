@@ -179,7 +179,9 @@ def test_a_file_that_crashes_libcst_is_sl002_and_the_rest_is_checked(project: Ma
     root = project(
         {
             "agents/critic.md": "---\nname: critic\ndescription: d\ntools: Read\n---\nReview.\n",
-            "bomb.py": "x = " + "+".join(["a"] * 20000) + '\nAgent(subagent_type="critic", name="b", prompt="p")\n',
+            "bomb.py": "x = "
+            + "+".join(["a"] * 20000)
+            + '\nAgent(subagent_type="critic", name="b", prompt="p")\n',
             "ok.py": 'Agent(subagent_type="critic", name="fine", prompt="p")\n',
         }
     )

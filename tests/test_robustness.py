@@ -123,7 +123,7 @@ def test_deeply_nested_markdown_parses() -> None:
     assert parse_text("c.md", text, FileKind.COMMAND).sites == ()
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.lists(
         st.sampled_from(

@@ -54,10 +54,14 @@ def parse_python_isolated(jobs: list[tuple[str, str]], callables: tuple[str, ...
         for path, text in jobs:
             pool = pool or ProcessPoolExecutor(max_workers=1)
             try:
-                results[path] = pool.submit(_parse_python, path, text, callables).result(timeout=_PYTHON_TIMEOUT)
+                results[path] = pool.submit(_parse_python, path, text, callables).result(
+                    timeout=_PYTHON_TIMEOUT
+                )
             except (BrokenProcessPool, TimeoutError) as exc:
                 why = "took too long" if isinstance(exc, TimeoutError) else "crashed"
-                problem = Problem("SL002", Finding(path, 1, 1, f"the Python parser {why} on this file; not checked"))
+                problem = Problem(
+                    "SL002", Finding(path, 1, 1, f"the Python parser {why} on this file; not checked")
+                )
                 results[path] = ParsedFile(path, FileKind.PYTHON, problems=(problem,))
                 _discard(pool)
                 pool = None
@@ -101,7 +105,13 @@ def parse_source(root: Path, source: SourceFile, settings: Settings) -> ParsedFi
         return ParsedFile(source.path, source.kind, problems=(problem,) if problem else ())
     if source.kind is FileKind.PYTHON:
         return text if python_could_spawn(text, settings.spawn_callables) else None
-    return parse_text(source.path, text, source.kind)
+    try:
+        return parse_text(source.path, text, source.kind)
+    except (RecursionError, ValueError, IndexError, KeyError, TypeError, AttributeError) as exc:
+        # A bug of ours must not cost the user the rest of the project: say so, go on.
+        return _unreadable(
+            source, f"could not be parsed (internal error {type(exc).__name__}: {exc}); not checked"
+        )
 
 
 def _unreadable(source: SourceFile, why: str) -> ParsedFile:

@@ -43,6 +43,7 @@ BUILTIN_AGENTS: tuple[tuple[str, ToolList | None], ...] = (
     ("claude-code-guide", _tools("Glob", "Grep", "Read", "WebFetch", "WebSearch")),
     ("web-fetch", _tools("WebFetch")),
     ("output-style-setup", _tools("Read", "Write", "Edit", "Glob", "Grep")),
+    ("Bash", _tools("Bash")),  # the command-execution agent type of recent Claude Code versions
 )
 DEFAULT_AGENT = "general-purpose"
 

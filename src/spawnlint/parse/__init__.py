@@ -65,14 +65,16 @@ def parse_text(path: str, text: str, kind: FileKind) -> ParsedFile:
     agent = None
     unit_fm = None
     fork: list[SpawnSite] = []
-    if frontmatter is not None and kind in (FileKind.AGENT, FileKind.COMMAND, FileKind.SKILL):
-        is_agent = kind is FileKind.AGENT and isinstance(frontmatter.data.get("name"), str)
-        if kind is not FileKind.AGENT or is_agent:
-            problems.extend(_frontmatter_problems(path, frontmatter))
+    if frontmatter is not None and _frontmatter_is_read(path, kind, frontmatter):
+        problems.extend(_frontmatter_problems(path, frontmatter))
     facts = analyse(path, lines, body_start)
     if frontmatter is not None and kind is FileKind.AGENT:
         agent = _agent(path, frontmatter, facts.mentions_send_message, facts.report_lines, problems)
-    if frontmatter is not None and kind in (FileKind.COMMAND, FileKind.SKILL):
+    if (
+        frontmatter is not None
+        and kind in (FileKind.COMMAND, FileKind.SKILL)
+        and _frontmatter_is_read(path, kind, frontmatter)
+    ):
         unit_fm = UnitFrontmatter(
             _tools(path, frontmatter, ("disallowed-tools", "disallowedTools"), problems)
         )
@@ -88,6 +90,16 @@ def parse_text(path: str, text: str, kind: FileKind) -> ParsedFile:
         suppressions=suppressions(lines, markdown=True, hash_comments_until=body_start),
         problems=tuple(problems),
     )
+
+
+def _frontmatter_is_read(path: str, kind: FileKind, frontmatter: Frontmatter) -> bool:
+    """Claude Code reads the frontmatter of agents, commands and a skill's SKILL.md; the other
+    files of a skill folder (templates, references) are only text."""
+    if kind is FileKind.AGENT:
+        return isinstance(frontmatter.data.get("name"), str)
+    if kind is FileKind.SKILL:
+        return path.rsplit("/", 1)[-1] == "SKILL.md"
+    return kind is FileKind.COMMAND
 
 
 def _frontmatter_problems(path: str, fm: Frontmatter) -> list[Problem]:

@@ -50,6 +50,9 @@ _SPAWN_VERB = re.compile(
 _AGENT_WORD = re.compile(r"\b(?:sub-?agents?|agents?|teammates?|workers?)\b", re.IGNORECASE)
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")
 _SPAN_KV = re.compile(r"^\s*([a-z_]+)\s*[=:]\s*(.+?)\s*$", re.DOTALL)
+_BARE_KV = re.compile(
+    r"""\b(?P<key>subagent_type|name)\s*[:=]\s*(?P<value>"[^"\n]+"|'[^'\n]+'|[\w:.-]+(?=[\s,.;)]|$))"""
+)
 _SPAN_KEY_THEN_VALUE = re.compile(
     r"`(?P<key>subagent_type|name|team_name)`\s*(?:set\s+to|=|:|as|of|to)\s*`(?P<value>[^`\n]+)`"
 )
@@ -223,16 +226,27 @@ def _find_sites(structure: Structure) -> list[RawSite]:
     return sites
 
 
-_PROSE_FENCES = frozenset({"", "text", "txt", "markdown", "md", "prompt", "plaintext"})
+# Prose in a fence is an instruction quoted for the lead ("send it this verbatim"); a markdown
+# fence holds an example document, and a fence after "For example:" a sample to read.
+_PROSE_FENCES = frozenset({"", "text", "txt", "prompt", "plaintext"})
+_EXAMPLE_LEAD = re.compile(
+    r"\b(?:for\s+example|e\.g\.|example|sample|for\s+instance|such\s+as|you\s+can\s+(?:say|type|ask)"
+    r"|tell\s+claude|ask\s+claude|natural\s+language)\b",
+    re.IGNORECASE,
+)
 
 
 def _prose_blocks(structure: Structure) -> list[Block]:
-    return [
-        b
-        for b in structure.blocks
-        if b.kind == "paragraph"
-        or (b.kind == "fence" and b.fence_open is not None and _fence_info(structure, b) in _PROSE_FENCES)
-    ]
+    return [b for b in structure.blocks if b.kind == "paragraph" or _quoted_instruction(structure, b)]
+
+
+def _quoted_instruction(structure: Structure, block: Block) -> bool:
+    if block.kind != "fence" or block.fence_open is None:
+        return False
+    if _fence_info(structure, block) not in _PROSE_FENCES:
+        return False
+    lead = _previous_nonblank(structure.lines, block.fence_open - 1, max(0, block.fence_open - 3))
+    return lead is None or not _EXAMPLE_LEAD.search(structure.lines[lead])
 
 
 def _fence_info(structure: Structure, block: Block) -> str:
@@ -363,11 +377,11 @@ def _example_lines(lines: list[str]) -> set[int]:
     inside: set[int] = set()
     opened: int | None = None
     for j, line in enumerate(lines):
-        if opened is None and re.search(r"<example>", line, re.IGNORECASE):
+        if opened is None and re.search(r"<(?:example|commentary)>", line, re.IGNORECASE):
             opened = j
         if opened is not None:
             inside.add(j)
-            if re.search(r"</example>", line, re.IGNORECASE):
+            if re.search(r"</(?:example|commentary)>", line, re.IGNORECASE):
                 opened = None
     return inside
 
@@ -613,6 +627,8 @@ def _inline_param_sites(structure: Structure, block: Block, claimed: set[int]) -
         mentions_spawn = bool(_TOOL_MENTION.search(sentence.text)) or bool(
             _SPAWN_VERB.search(sentence.text) and _AGENT_WORD.search(sentence.text)
         )
+        if not mentions_spawn and not ({"name", "prompt", "description"} & keys):
+            continue  # "Why `subagent_type: "default"`?" explains a spawn; it is not one
         if "subagent_type" not in keys and not ("name" in keys and mentions_spawn):
             continue
         if is_rule_sentence(sentence.text):
@@ -635,7 +651,16 @@ def _sentence_params(sentence: Sentence) -> tuple[Param, ...]:
     for m in _SPAN_KEY_THEN_VALUE.finditer(sentence.text):
         at = (m.start("key"), m.start("value"))
         _add_inline(found, sentence.text, m.group("key"), m.group("value"), at, index)
+    if "subagent_type" not in found and _TOOL_MENTION.search(sentence.text):
+        # `Use Task tool with subagent_type: "general-purpose" to:` written without backticks
+        for m in _BARE_KV.finditer(_blank_code_spans(sentence.text)):
+            at = (m.start("key"), m.start("value"))
+            _add_inline(found, sentence.text, m.group("key"), m.group("value"), at, index)
     return tuple(found.values())
+
+
+def _blank_code_spans(text: str) -> str:
+    return _CODE_SPAN.sub(lambda m: " " * len(m.group(0)), text)
 
 
 def _add_inline(

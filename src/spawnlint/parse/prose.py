@@ -9,10 +9,12 @@ from dataclasses import dataclass
 
 _VERB_WORDS = (
     r"spawn|launch|dispatch|delegate|invoke|start|run|use|call|kick\s+off|fire\s+off|spin\s+up"
-    r"|create|form|set\s+up|assemble|deploy|send|trigger|engage|bring\s+in|have|get"
+    r"|create|form|set\s+up|assemble|deploy|send|trigger|engage|bring\s+in|have|get|fan\s+out"
 )
-_VERB_RE = re.compile(rf"(?<![\w`*-])(?:{_VERB_WORDS})(?![\w-])", re.IGNORECASE)
-_STRONG_VERBS = frozenset({"spawn", "launch", "dispatch", "delegate", "invoke", "kick", "fire", "spin"})
+_VERB_RE = re.compile(rf"(?<![\w`-])(?:{_VERB_WORDS})(?![\w-])", re.IGNORECASE)
+_STRONG_VERBS = frozenset(
+    {"spawn", "launch", "dispatch", "delegate", "invoke", "kick", "fire", "spin", "fan"}
+)
 _IMPERATIVE_ONLY = frozenset({"have", "get"})  # "Have a subagent do X", not "you have two agents"
 _TEAM_VERBS = frozenset({"create", "form", "set", "spin", "start", "assemble", "use", "spawn"})
 _NEGATION = re.compile(
@@ -29,16 +31,19 @@ _FROM_REF = re.compile(
     rf"\b(?:from|using|of|as)\s+(?:the\s+|an?\s+)?{_MARKED}(?:\s+(?:sub-?)?agent\b)?", re.IGNORECASE
 )
 _PLAIN_REF = re.compile(
-    rf"\b(?:the|an?|one|two|three|four|five|\d+)\s+(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)+|{_BUILTINS})"
+    rf"\b(?:(?:the|an?|one|two|three|four|five|\d+|all|both)\s+)?(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)+|{_BUILTINS})"
     rf"\s+(?:sub-?agents?|agents?|teammates?)\b"
 )
-_QUALIFIED_AFTER_VERB = re.compile(
-    r"^\s*(?:(?:the|a|an|one)\s+)?(?P<mark>`|\*\*)(?P<name>[A-Za-z][\w-]*(?::{1,2}[A-Za-z][\w.-]*)+)(?P=mark)"
+# After spawn/launch/dispatch, an id right after the verb: ``Spawn `shop:critic` ``,
+# ``Dispatch `codebase-recon` via the Agent tool``, `` `Agent(shop:critic)` ``.
+_ID_AFTER_VERB = re.compile(
+    r"^\s*(?:(?:the|a|an|one)\s+)?(?P<mark>`|\*\*)(?:Agent\(|Task\()?"
+    r"(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)+|[A-Za-z][\w-]*(?::{1,2}[A-Za-z][\w.-]*)+)\)?(?P=mark)"
 )
 # "launch 5 parallel agents", "use a Haiku agent"; not "the agent template", "an Agent SDK app".
 _GENERIC = re.compile(
     r"^\s*(?:\S+\s+){0,3}?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+\+?"
-    r"(?:\s*[-–]\s*\d+)?|several|multiple|parallel|new|fresh|separate|dedicated|additional|another|both)"
+    r"(?:\s*[-–]\s*\d+)?|several|multiple|parallel|new|fresh|separate|dedicated|additional|another|both|all|these)"
     r"\s+(?:[\w*-]+\s+){0,3}?(?:sub-?agents?|agents?|teammates?)\b"
     r"(?!\s*(?:sdk|files?|templates?|definitions?|frontmatter|tools?|names?|types?|prompts?|config"
     r"|descriptions?|\.md|teams?|dispatch\w*|calls?|runs?|outputs?|results?|reports?|sessions?)\b)",
@@ -172,6 +177,9 @@ def _is_instruction(text: str, verb: re.Match[str]) -> bool:
     return not _NEGATION.search(before) and not _NOUN_BEFORE.search(before)
 
 
+_AGENT_CONTEXT = re.compile(rf"{_AGENT_NOUN}|\bspawn|TeamCreate|\bagent\s+team", re.IGNORECASE)
+
+
 def team_verb(text: str) -> re.Match[str] | None:
     """The verb of a sentence that creates an agent team (`Create a team ...`, `Use TeamCreate`)."""
     for verb in _VERB_RE.finditer(text):
@@ -186,8 +194,8 @@ def team_verb(text: str) -> re.Match[str] | None:
 
 def _team_spawns(text: str, verbs: list[re.Match[str]]) -> list[ProseSpawn] | None:
     verb = team_verb(text)
-    if verb is None:
-        return None
+    if verb is None or not _AGENT_CONTEXT.search(text):
+        return None  # "form the team" of people, a "Team" inside some app
     refs = _references(text[verb.end() :], verb.end(), strong=True, whole_sentence=True)
     names = teammate_names(text, verb.end())
     if not names:
@@ -218,23 +226,42 @@ def _target_for(name: str, at: int, text: str, refs: list[tuple[str, int]]) -> t
 
 def _references(rest: str, base: int, strong: bool, whole_sentence: bool = False) -> list[tuple[str, int]]:
     """Agent names the spawn verb governs: `**security-auditor** agent`, `the code-reviewer
-    agent`, `from **planner**`, and after spawn/launch/dispatch a namespaced id (`shop:critic`)."""
+    agent`, and after spawn/launch/dispatch an id (`` `shop:critic` ``). The first must stand
+    within a few words of the verb ("Run the same check as the x agent" spawns nothing); in a
+    team sentence (`whole_sentence`) any agent the sentence names counts, `from **planner**` too."""
     text = rest if whole_sentence else rest[:160]
-    stop = None if whole_sentence else re.search(r"[.;]\s|\bthen\b|\bafter\b|\bwhen\b|\bif\b", text)
+    stop = None if whole_sentence else re.search(r"[.;:]\s|\bthen\b|\bafter\b|\bwhen\b|\bif\b", text)
     text = text[: stop.start()] if stop else text
     found: dict[str, int] = {}
-    patterns = [_NAMED_REF, _PLAIN_REF, _FROM_REF]
+    patterns = [_NAMED_REF, _PLAIN_REF]
+    if whole_sentence:
+        patterns.append(_FROM_REF)
     if strong:
-        patterns.append(_QUALIFIED_AFTER_VERB)
+        patterns.append(_ID_AFTER_VERB)
     for pattern in patterns:
         for m in pattern.finditer(text):
             name = m.group("name")
-            if name.lower() not in _NOT_AN_AGENT and name not in found and _agent_like(name, m):
-                found[name] = base + m.start("name")
+            if name.lower() in _NOT_AN_AGENT or name in found or not _agent_like(name, m):
+                continue
+            if not whole_sentence and not found and not _governed(text[: m.start()]):
+                continue
+            found[name] = base + m.start("name")
     return sorted(found.items(), key=lambda item: item[1])
 
 
+def _governed(between: str) -> bool:
+    """Whether the words between a verb and an agent let the verb govern it: "Delegate the
+    migration to the x agent" does; "Run the same check as the x agent" does not."""
+    words = between.lower().split()
+    return len(words) <= 6 and not _COMPARISON & set(words)
+
+
+_COMPARISON = frozenset({"as", "like", "than", "instead", "from", "of", "about", "unlike", "same"})
+
+
 def _agent_like(name: str, m: re.Match[str]) -> bool:
+    if re.search(r"\.(?:md|json|js|ts|py|sh|ya?ml|toml|txt)$|/", name):
+        return False  # a file, not an agent
     if m.re is _FROM_REF and not m.group(0).rstrip().lower().endswith("agent"):
         return bool(re.match(r"^[a-z][\w.-]*(?::[\w.-]+)*$", name))  # `from **planner**`
     return True
@@ -273,6 +300,8 @@ def _name_list(text: str, at: int, marked_only: bool = False) -> list[tuple[str,
         plain = is_plain
         if value.lower() in _NOT_AN_AGENT or (is_plain and value.lower() in _PLAIN_STOP):
             break
+        if is_plain and re.match(rf"\s+{_AGENT_NOUN}\b", text[token.end() :], re.IGNORECASE):
+            break  # "a named review agent": an adjective, not a name
         names.append((value.rstrip(".,;:"), token.start() + (0 if token.group(6) else 1)))
         pos = token.end()
         skip = re.match(

@@ -31,7 +31,7 @@ _OBJECT_KEY = re.compile(r"""(?<![\w$])(["']?)subagent_type\1\s*:""")
 _KEY = re.compile(r"""\s*(["']?)([A-Za-z_]\w*)\1\s*(:(?!:)|=(?!=))[ \t]*""")
 _NAME_LIKE = re.compile(r"^[a-z][a-z0-9-]*$")
 _PLACEHOLDER = re.compile(
-    r"\{[^{}\n]*\}|<[A-Za-z][^<>\n]*>|^\[[^\]]+\]$|\$\{?[A-Za-z_]|\.\.\.|…|^[A-Z][A-Z0-9_]{2,}$"
+    r"\{[^{}\n]*\}|<[A-Za-z][^<>\n]*>|\[[^\]\n]+\]|\$\{?[A-Za-z_]|\.\.\.|…|^[A-Z][A-Z0-9_]{2,}$"
 )
 _DOTTED = re.compile(r"^[A-Za-z_][\w]*(?:\s*(?:\.|\[|\()\s*[^\s]*)+$")
 _IDENT = re.compile(r"^[A-Za-z_]\w*$")
@@ -101,7 +101,7 @@ def classify(raw: str) -> tuple[str, ValueKind]:
 
 def _unquote(text: str) -> tuple[str, bool] | None:
     is_f = False
-    if text[:1] in "fFrRbB" and text[1:2] in "\"'":
+    if text[:1] and text[:1] in "fFrRbB" and text[1:2] and text[1:2] in "\"'":
         is_f = text[0] in "fF"
         text = text[1:]
     for quote in ('"""', "'''", '"', "'", "`"):
