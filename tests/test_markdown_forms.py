@@ -255,3 +255,50 @@ def test_lead_sentence_of_a_call_is_the_same_spawn() -> None:
 
 def test_f6_generic_teammate_with_a_name() -> None:
     assert sites("Spawn a teammate named 'coder-1' to implement the plan.\n") == [("F6", 1, "coder-1", None)]
+
+
+def test_f7_table_of_teammates() -> None:
+    text = (
+        "Spawn all teammates in parallel:\n\n"
+        "| Name | subagent_type | Role |\n|---|---|---|\n"
+        "| `impl-1` | `general-purpose` | code |\n| `reviewer` | `feature-dev:code-reviewer` | bugs |\n"
+    )
+    assert sites(text) == [
+        ("F7", 5, "impl-1", "general-purpose"),
+        ("F7", 6, "reviewer", "feature-dev:code-reviewer"),
+    ]
+
+
+def test_f1_positional_agent_then_prompt() -> None:
+    text = '```\nTask(vibe-audit:feature-scanner) - "Scan for dead features"\nAgent(worker)\n```\n'
+    assert sites(text) == [("F1", 2, None, "vibe-audit:feature-scanner")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Use colors from `brand-config.json` for every chart.\n",
+        "Run the same pre-flight check as the gemini-review agent:\n",
+        "Use the complete plan output from the `plan-guideline` skill.\n",
+        "Launch the process, form the team, begin data collection.\n",
+        "Run a single named review agent.\n",
+        '> **Why `subagent_type: "default"`:** no dedicated agent exists.\n',
+    ],
+)
+def test_prose_precision_traps_from_real_repos(text: str) -> None:
+    if "named review agent" in text:
+        assert [s[2] for s in sites(text)] == [None]
+    else:
+        assert sites(text) == []
+
+
+def test_unbackticked_subagent_type_in_a_tool_sentence() -> None:
+    assert sites('Use Task tool with subagent_type: "general-purpose" to:\n') == [
+        ("F5", 1, None, "general-purpose")
+    ]
+
+
+def test_strong_verb_with_a_backticked_id() -> None:
+    assert sites("6. **Spawn `pm-prd-author`** with the input contract below.\n") == [
+        ("F6", 1, None, "pm-prd-author")
+    ]

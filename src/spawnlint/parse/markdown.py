@@ -218,6 +218,9 @@ def _find_sites(structure: Structure) -> list[RawSite]:
         sites.extend(site)
     for block in structure.blocks:
         if block.kind == "paragraph":
+            sites.extend(_table_sites(structure, block, claimed))
+    for block in structure.blocks:
+        if block.kind == "paragraph":
             sites.extend(_inline_param_sites(structure, block, claimed))
     structured_lines = {s.line for s in sites}
     for block in _leads_of(structure, structured_lines):
@@ -566,6 +569,60 @@ def _param_bullets(
         for a, b in items:
             claimed.update(range(a, b))
     return sites
+
+
+def _cells(line: str) -> list[tuple[str, int]]:
+    """The cells of a table row with the 0-based column where each starts."""
+    bars = [m.start() for m in re.finditer(r"(?<!\\)\|", line)]
+    return [(line[a + 1 : b], a + 1) for a, b in zip(bars, bars[1:])]
+
+
+def _table_sites(structure: Structure, block: Block, claimed: set[int]) -> list[RawSite]:
+    """F7 as a table: a `subagent_type` column (and usually a name column), one spawn per row."""
+    lines = structure.lines
+    rows = [
+        j for j in range(block.start, block.end) if lines[j].lstrip().startswith("|") and j not in claimed
+    ]
+    if len(rows) < 3 or not re.fullmatch(r"[\s|:-]+", lines[rows[1]]):
+        return []
+    header = [re.sub(r"[`*]", "", c).strip().lower() for c, _ in _cells(lines[rows[0]])]
+    kind_col = next((i for i, h in enumerate(header) if h in ("subagent_type", "subagent type")), None)
+    name_col = next(
+        (i for i, h in enumerate(header) if h in ("name", "teammate", "member", "teammate name")), None
+    )
+    if kind_col is None:
+        return []
+    sites = []
+    for j in rows[2:]:
+        cells = _cells(lines[j])
+        params = [
+            p
+            for col, key in ((kind_col, "subagent_type"), (name_col, "name"))
+            if (p := _cell_param(cells, col, key, j))
+        ]
+        if any(p.key == "subagent_type" for p in params):
+            column = len(lines[j]) - len(lines[j].lstrip()) + 1
+            sites.append(RawSite("F7", j, column, None, tuple(params), block))
+    if sites:
+        claimed.update(rows)
+    return sites
+
+
+def _cell_param(cells: list[tuple[str, int]], col: int | None, key: str, line: int) -> Param | None:
+    if col is None or col >= len(cells):
+        return None
+    text, start = cells[col]
+    span = _CODE_SPAN.search(text)
+    raw, at = (
+        (span.group(1), start + span.start(1))
+        if span
+        else (text.strip(), start + len(text) - len(text.lstrip()))
+    )
+    if not raw or is_absent(raw):
+        return None
+    value, kind = classify(raw)
+    kind = ValueKind.LITERAL if kind is ValueKind.BARE else kind
+    return Param(key, value, kind, line, at + 1, line, at + 1)
 
 
 def _item_params(lines: list[str], at: int) -> tuple[Param, ...]:

@@ -278,7 +278,25 @@ def find_calls(text: str) -> list[Match]:
         params = split_params(inner, inner_start)
         if is_spawn_params(params):
             found.append(Match(m.start(), close + 1, m.group(1), tuple(params)))
+            continue
+        positional = _positional_spawn(text, inner_start, inner, close)
+        if positional is not None:
+            found.append(Match(m.start(), close + 1, m.group(1), (positional,)))
     return found
+
+
+_POSITIONAL_ID = re.compile(r"\s*([A-Za-z][\w.-]*(?::{1,2}[\w.-]+)+|[a-z][a-z0-9]*(?:-[a-z0-9]+)+)\s*$")
+_PROMPT_AFTER = re.compile(r"[ \t]*(?:-|—|–|:|=>|->)?[ \t]*[\"“]")
+
+
+def _positional_spawn(text: str, inner_start: int, inner: str, close: int) -> RawParam | None:
+    """`Task(vibe-audit:scanner) - "Scan the repo"`: an agent id as the only argument, then the
+    prompt. `Agent(worker)` in a tools list has no prompt after it and is not a spawn."""
+    m = _POSITIONAL_ID.match(inner)
+    if m is None or not _PROMPT_AFTER.match(text, close + 1):
+        return None
+    offset = inner_start + m.start(1)
+    return RawParam("subagent_type", m.group(1), ValueKind.LITERAL, offset, m.group(1), offset)
 
 
 def find_objects(text: str, covered: list[tuple[int, int]]) -> list[Match]:
