@@ -39,6 +39,7 @@ _PLAIN_REF = re.compile(
 _ID_AFTER_VERB = re.compile(
     r"^\s*(?:(?:the|a|an|one)\s+)?(?P<mark>`|\*\*)(?:Agent\(|Task\()?"
     r"(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)+|[A-Za-z][\w-]*(?::{1,2}[A-Za-z][\w.-]*)+)\)?(?P=mark)"
+    r"(?!\s*(?:skill|command|tool|script|file|cli|hook|workflow|mcp|server|plugin)s?\b)"
 )
 # "launch 5 parallel agents", "use a Haiku agent"; not "the agent template", "an Agent SDK app".
 _GENERIC = re.compile(
@@ -153,6 +154,10 @@ def find_prose_spawns(text: str) -> list[ProseSpawn]:
             return [ProseSpawn("F6", verb.start(), n, o, None, 0) for n, o in refs]
         clause = re.split(r"[.;:!?]\s", rest[:160], maxsplit=1)[0]
         generic = _GENERIC.search(clause)
+        if generic and not _governed(
+            clause[: generic.start()] + " ".join(clause[generic.start() : generic.end()].split()[:-1])
+        ):
+            generic = None  # "run as a main-session agent" describes, it does not spawn
         if (
             generic
             and not _SELF.search(rest[: generic.end()])
@@ -166,7 +171,8 @@ def find_prose_spawns(text: str) -> list[ProseSpawn]:
 
 
 _NOUN_BEFORE = re.compile(
-    r"\b(?:a|an|the|each|every|this|that|one|named|unnamed|first|next|last|same|its|their|your|our|dry|test)\s+$",
+    r"\b(?:a|an|the|each|every|this|that|one|named|unnamed|first|next|last|same|its|their|your|our|dry|test)\s+$"
+    r"|\b(?:way|how|ability|able|order|time|prepares?|ready|about)\s+to\s+$",
     re.IGNORECASE,
 )
 
