@@ -574,7 +574,7 @@ def _param_bullets(
 def _cells(line: str) -> list[tuple[str, int]]:
     """The cells of a table row with the 0-based column where each starts."""
     bars = [m.start() for m in re.finditer(r"(?<!\\)\|", line)]
-    return [(line[a + 1 : b], a + 1) for a, b in zip(bars, bars[1:])]
+    return [(line[a + 1 : b], a + 1) for a, b in zip(bars, bars[1:], strict=False)]
 
 
 def _table_sites(structure: Structure, block: Block, claimed: set[int]) -> list[RawSite]:
