@@ -8,6 +8,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from conftest import run_cli
 from spawnlint.model import ValueKind
 from spawnlint.parse.python import parse_python
@@ -175,16 +177,33 @@ def test_no_libcst_import_without_python_spawns(project: Make) -> None:
     assert "libcst" not in proc.stderr
 
 
-def test_a_file_that_crashes_libcst_is_sl002_and_the_rest_is_checked(project: Make) -> None:
+def crashing_parse(path: str, text: str, callables: tuple[str, ...]) -> object:
+    """Stands in for libcst in the child process: dies like libcst does on some inputs."""
+    if path == "bomb.py":
+        import ctypes
+
+        ctypes.string_at(0)  # a segmentation fault, as libcst's native parser gives
+    from spawnlint.parse.python import parse_python
+
+    return parse_python(path, text, callables)
+
+
+def test_a_file_that_kills_the_parser_is_sl002_and_the_rest_is_checked(
+    project: Make, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import spawnlint.engine
+
+    monkeypatch.setattr(spawnlint.engine, "_parse_python", crashing_parse)
     root = project(
         {
             "agents/critic.md": "---\nname: critic\ndescription: d\ntools: Read\n---\nReview.\n",
-            "bomb.py": "x = "
-            + "+".join(["a"] * 20000)
-            + '\nAgent(subagent_type="critic", name="b", prompt="p")\n',
+            "a.py": 'Agent(subagent_type="critic", name="first", prompt="p")\n',
+            "bomb.py": 'Agent(subagent_type="critic", name="b", prompt="p")\n',
             "ok.py": 'Agent(subagent_type="critic", name="fine", prompt="p")\n',
         }
     )
     run = run_cli("check", "--root", str(root), "--output-format", "json")
     found = sorted((d["path"], d["line"], d["code"]) for d in json.loads(run.out))
-    assert found == [("bomb.py", 1, "SL002"), ("ok.py", 1, "SL101")]
+    assert found == [("a.py", 1, "SL101"), ("bomb.py", 1, "SL002"), ("ok.py", 1, "SL101")]
+    (bomb,) = [d for d in json.loads(run.out) if d["path"] == "bomb.py"]
+    assert "crashed" in bomb["message"]

@@ -3,6 +3,7 @@ happen after, in suppress.py and report/."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import stat
 from concurrent.futures import ProcessPoolExecutor, TimeoutError
@@ -46,13 +47,14 @@ def parse_all(discovery: Discovery, settings: Settings) -> dict[str, ParsedFile]
 
 def parse_python_isolated(jobs: list[tuple[str, str]], callables: tuple[str, ...]) -> dict[str, ParsedFile]:
     """Parse Python files in a child process: libcst's native parser can kill the process that
-    runs it (a segmentation fault on, say, a chain of 7,000 `+`). A file that kills the child is
-    SL002 and the rest are parsed in a fresh one. libcst is never imported here."""
+    runs it (a segmentation fault on, say, a chain of 8,000 `+`). A file that kills the child,
+    or outlasts the timeout, is SL002 and the rest are parsed in a fresh one. libcst is never
+    imported here."""
     results: dict[str, ParsedFile] = {}
     pool: ProcessPoolExecutor | None = None
     try:
         for path, text in jobs:
-            pool = pool or ProcessPoolExecutor(max_workers=1)
+            pool = pool or ProcessPoolExecutor(max_workers=1, mp_context=_CONTEXT)
             try:
                 results[path] = pool.submit(_parse_python, path, text, callables).result(
                     timeout=_PYTHON_TIMEOUT
@@ -71,7 +73,11 @@ def parse_python_isolated(jobs: list[tuple[str, str]], callables: tuple[str, ...
     return results
 
 
-_PYTHON_TIMEOUT = 120.0
+# libcst is quadratic on long operator chains (8,000 `+` terms: 18 s, then a crash); a
+# pre-commit hook must not hang on one generated file.
+_PYTHON_TIMEOUT = 30.0
+# fork is cheap and needs no re-import; where it does not exist, the platform default.
+_CONTEXT = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
 
 
 def _parse_python(path: str, text: str, callables: tuple[str, ...]) -> ParsedFile:
