@@ -99,10 +99,6 @@ class SpawnSite:
     section_mentions_send_message: bool
 
     @property
-    def is_named(self) -> bool:
-        return self.name is not None
-
-    @property
     def is_fork(self) -> bool:
         return self.form == "F9"
 
@@ -224,10 +220,6 @@ class Resolution:
     # "external" (a configured agent of another plugin), "placeholder", "dynamic"
     status: str
     agents: tuple[Agent, ...] = ()
-
-    @property
-    def agent(self) -> Agent | None:
-        return self.agents[0] if len(self.agents) == 1 else None
 
 
 @dataclass(frozen=True)

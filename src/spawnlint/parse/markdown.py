@@ -293,7 +293,7 @@ def _prose_sites(structure: Structure, claimed: set[int]) -> list[RawSite]:
             claimed.update(range(lead.start, lead.end))
             claimed.update(line for a, b in items for line in range(a, b))
     for block in _prose_blocks(structure):
-        for sentence in _prose_sentences(structure, block):
+        for sentence in _block_sentences(structure, block):
             if any(
                 j - 1 in claimed or j - 1 in examples for j in range(sentence.line, sentence.end_line + 1)
             ):
@@ -314,7 +314,7 @@ def _prose_sites(structure: Structure, claimed: set[int]) -> list[RawSite]:
                 if spawn.name:
                     n_line, n_col = index.position(spawn.name_offset)
                     value, kind = classify(spawn.name)
-                    kind = ValueKind.LITERAL if kind is ValueKind.BARE else kind  # prose holds no variables
+                    kind = _as_written(kind)
                     params.append(Param("name", value, kind, n_line, n_col, n_line, n_col))
                 sites.append(RawSite(spawn.form, line, column, None, tuple(params), block, "medium"))
     return sites
@@ -356,13 +356,14 @@ def _list_spawns(
         if ref is not None and a not in claimed:
             name, at = ref
             value, kind = classify(name)
-            kind = ValueKind.LITERAL if kind is ValueKind.BARE else kind
+            kind = _as_written(kind)
             target = Param("subagent_type", value, kind, a, at + 1, a, at + 1)
             sites.append(RawSite("F7", a, at + 1, None, (target,), lead, "medium"))
     return sites
 
 
-def _prose_sentences(structure: Structure, block: Block) -> list[Sentence]:
+def _block_sentences(structure: Structure, block: Block) -> list[Sentence]:
+    """Sentences of a paragraph; of a fence or code block, paragraph by blank-line paragraph."""
     if block.kind == "paragraph":
         return _split_sentences(structure.lines, block.start, block.end)
     out: list[Sentence] = []
@@ -513,6 +514,12 @@ def _block_site(
     return RawSite("F2", site_line, column, tool, tuple(params), block)
 
 
+def _as_written(kind: ValueKind) -> ValueKind:
+    """Markdown holds no variables: an unquoted word in a block, a list or a sentence is the
+    value as written."""
+    return ValueKind.LITERAL if kind is ValueKind.BARE else kind
+
+
 def _yaml_literal(param: Param) -> Param:
     if param.kind is not ValueKind.BARE:
         return param
@@ -621,7 +628,7 @@ def _cell_param(cells: list[tuple[str, int]], col: int | None, key: str, line: i
     if not raw or is_absent(raw):
         return None
     value, kind = classify(raw)
-    kind = ValueKind.LITERAL if kind is ValueKind.BARE else kind
+    kind = _as_written(kind)
     return Param(key, value, kind, line, at + 1, line, at + 1)
 
 
@@ -667,7 +674,7 @@ def _item_param(lines: list[str], at: int) -> Param | None:
     if m.group("key") == "name" and (_NEGATED_VALUE.match(m.group("value")) or not raw_value):
         return None
     value, kind = classify(raw_value)
-    kind = ValueKind.LITERAL if kind is ValueKind.BARE else kind  # prose holds no variables
+    kind = _as_written(kind)
     if m.group("key") == "name" and is_absent(value):
         return None
     return Param(m.group("key"), value, kind, at, m.start("key") + 1, at, value_column)
@@ -726,7 +733,7 @@ def _add_inline(
     if key in found:
         return
     value, kind = classify(raw)
-    kind = ValueKind.LITERAL if kind is ValueKind.BARE else kind  # prose holds no variables
+    kind = _as_written(kind)
     if key == "name" and (is_absent(value) or _FORBID.search(text[: at[0]].split(",")[-1])):
         return
     line, column = index.position(at[0])
@@ -872,18 +879,7 @@ def _sentence(text: str, a: int, b: int, index: LineIndex) -> Sentence:
 
 
 def _sentences(structure: Structure) -> list[Sentence]:
-    out: list[Sentence] = []
-    for block in structure.blocks:
-        if block.kind == "paragraph":
-            out.extend(_split_sentences(structure.lines, block.start, block.end))
-            continue
-        start = block.start
-        for j in range(block.start, block.end + 1):
-            if j == block.end or not structure.lines[j].strip():
-                if j > start:
-                    out.extend(_split_sentences(structure.lines, start, j))
-                start = j + 1
-    return out
+    return [s for block in structure.blocks for s in _block_sentences(structure, block)]
 
 
 def mentions_send_message_tool(text: str) -> bool:
