@@ -213,3 +213,10 @@ def test_audit_markdown_has_graph_with_muted_agent(project: Make) -> None:
     ):
         assert heading in out
     assert '-. named .-> n1["shop:critic 🔇"]' in out
+
+
+def test_concise_output_neutralises_control_characters(project: Make) -> None:
+    files = dict(PLUGIN)
+    files["commands/review.md"] = files["commands/review.md"].replace('"critic-1"', '"c\x1b[2Jx"')
+    out = run_cli("check", "--root", str(project(files))).out
+    assert "\x1b" not in out and "c\\x1b[2Jx" in out

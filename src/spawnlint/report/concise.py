@@ -7,9 +7,15 @@ from collections.abc import Sequence
 from spawnlint.model import Diagnostic, Severity
 
 
+def printable(text: str) -> str:
+    """Project text on a terminal: one line, and no control characters (an escape sequence in
+    an agent's name must not repaint the screen)."""
+    one_line = " ".join(text.split())
+    return "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" for ch in one_line)
+
+
 def line(d: Diagnostic) -> str:
-    message = " ".join(d.message.split())
-    return f"{d.path}:{d.line}:{d.column}: {d.code} [{d.severity.value}] {message}"
+    return f"{printable(d.path)}:{d.line}:{d.column}: {d.code} [{d.severity.value}] {printable(d.message)}"
 
 
 def summary(diagnostics: Sequence[Diagnostic]) -> str:
