@@ -302,3 +302,19 @@ def test_strong_verb_with_a_backticked_id() -> None:
     assert sites("6. **Spawn `pm-prd-author`** with the input contract below.\n") == [
         ("F6", 1, None, "pm-prd-author")
     ]
+
+
+def test_label_line_is_its_own_sentence() -> None:
+    assert sites('**Task Instructions:**\nUse Task tool with subagent_type: "general-purpose" to:\n') == [
+        ("F5", 2, None, "general-purpose")
+    ]
+
+
+def test_spawn_as_subagents_and_noun_uses_of_spawn() -> None:
+    assert sites("Then dispatch four plan review personas in parallel as sub-agents.\n") == [("F6", 1, None, None)]
+    assert sites("Permissions are set at spawn time for every teammate.\n") == []
+
+
+def test_labelled_param_bullet() -> None:
+    text = 'Spawn teammates (one `Task` per teammate):\n- Native path: `subagent_type: "shop:backend"`\n'
+    assert sites(text) == [("F4", 1, None, "shop:backend")]

@@ -39,7 +39,10 @@ _PARAM_ITEM = re.compile(
     r"^\s*(?:[-*+]|\d+[.)])\s+(?:`|\*\*|__)?(?P<key>[a-z_]+)(?:`|\*\*|__)?"
     r"(?:\s*(?:[:=—–]|-\s|\bis\b|\bset to\b|\bas\b))?\s*(?P<value>.*)$"
 )
-_PARAM_ITEM_INLINE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+`(?P<key>[a-z_]+)\s*[:=]\s*(?P<value>[^`]*)`")
+# `` - `subagent_type: x` ``, also behind a short label: `` - Native path: `subagent_type: x` ``
+_PARAM_ITEM_INLINE = re.compile(
+    r"^\s*(?:[-*+]|\d+[.)])\s+(?:[\w*][\w *-]{0,30}:\s+)?`(?P<key>[a-z_]+)\s*[:=]\s*(?P<value>[^`]*)`"
+)
 _TOOL_MENTION = re.compile(
     r"\b(?:\*\*|`)?(?:Agent|Task)(?:\*\*|`)?\s+tool\b|`(?:Agent|Task)`|\b(?:Agent|Task)\s*\("
     r"|\btool\s+`?(?:Agent|Task)\b"
@@ -848,8 +851,8 @@ def _split_sentences(lines: list[str], start: int, end: int) -> list[Sentence]:
     for i, ch in enumerate(text):
         if ch == "`":
             in_code = not in_code
-        if ch == "\n" and _table_row_edge(text, begin, i):
-            out.append(_sentence(text, begin, i, index))  # each table row is its own sentence
+        if ch == "\n" and (_table_row_edge(text, begin, i) or _is_label_line(text, i)):
+            out.append(_sentence(text, begin, i, index))  # a table row, a "**Label:**" line
             begin, in_code = i + 1, False
             continue
         if in_code or ch not in ".!?" or i + 1 >= len(text) or not text[i + 1].isspace():
@@ -861,6 +864,14 @@ def _split_sentences(lines: list[str], start: int, end: int) -> list[Sentence]:
     if text[begin:].strip():
         out.append(_sentence(text, begin, len(text), index))
     return [s for s in out if s.text]
+
+
+_LABEL_LINE = re.compile(r"\s*\*\*[^*\n]{1,60}(?::\*\*|\*\*:)\s*")
+
+
+def _is_label_line(text: str, newline: int) -> bool:
+    """A line that is only a bold label (`**Task Instructions:**`) ends its sentence."""
+    return _LABEL_LINE.fullmatch(text, text.rfind("\n", 0, newline) + 1, newline) is not None
 
 
 def _table_row_edge(text: str, begin: int, newline: int) -> bool:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 _VERB_WORDS = (
     r"spawn|launch|dispatch|delegate|invoke|start|run|use|call|kick\s+off|fire\s+off|spin\s+up"
-    r"|create|form|set\s+up|assemble|deploy|send|trigger|engage|bring\s+in|have|get|fan\s+out"
+    r"|create|form|set\s+up|assemble|deploy|send|bring\s+in|have|get|fan\s+out"
 )
 _VERB_RE = re.compile(rf"(?<![\w`-])(?:{_VERB_WORDS})(?![\w-])", re.IGNORECASE)
 _STRONG_VERBS = frozenset(
@@ -49,6 +49,9 @@ _GENERIC = re.compile(
     r"(?!\s*(?:sdk|files?|templates?|definitions?|frontmatter|tools?|names?|types?|prompts?|config"
     r"|descriptions?|\.md|teams?|dispatch\w*|calls?|runs?|outputs?|results?|reports?|sessions?)\b)",
     re.IGNORECASE,
+)
+_AS_SUBAGENTS = re.compile(
+    r"\bas\s+(?:an?\s+)?(?:[\w-]+\s+){0,3}?(?:sub-?agents?|teammates?)\b", re.IGNORECASE
 )
 _SELF = re.compile(r"\b(?:this|that|the\s+same|each|which|whose)\s+(?:sub-?)?agent\b", re.IGNORECASE)
 _TEAM_AFTER_VERB = re.compile(
@@ -153,6 +156,8 @@ def find_prose_spawns(text: str) -> list[ProseSpawn]:
                 return [ProseSpawn("F6", verb.start(), target, at, n, o) for n, o in names]
             return [ProseSpawn("F6", verb.start(), n, o, None, 0) for n, o in refs]
         clause = re.split(r"[.;:!?]\s", rest[:160], maxsplit=1)[0]
+        if word in _STRONG_VERBS and _AS_SUBAGENTS.search(clause):
+            return [ProseSpawn("F6", verb.start(), None, 0, None, 0)]  # "dispatch them as sub-agents"
         generic = _GENERIC.search(clause)
         if generic and not _governed(
             clause[: generic.start()] + " ".join(clause[generic.start() : generic.end()].split()[:-1])
@@ -172,7 +177,8 @@ def find_prose_spawns(text: str) -> list[ProseSpawn]:
 
 _NOUN_BEFORE = re.compile(
     r"\b(?:a|an|the|each|every|this|that|one|named|unnamed|first|next|last|same|its|their|your|our|dry|test)\s+$"
-    r"|\b(?:way|how|ability|able|order|time|prepares?|ready|about)\s+to\s+$",
+    r"|\b(?:way|how|ability|able|order|time|prepares?|ready|about)\s+to\s+$"
+    r"|\b(?:at|on|per|upon|of|for|after|before|during)\s+$",  # "set at spawn time"
     re.IGNORECASE,
 )
 
