@@ -311,10 +311,29 @@ def test_label_line_is_its_own_sentence() -> None:
 
 
 def test_spawn_as_subagents_and_noun_uses_of_spawn() -> None:
-    assert sites("Then dispatch four plan review personas in parallel as sub-agents.\n") == [("F6", 1, None, None)]
+    assert sites("Then dispatch four plan review personas in parallel as sub-agents.\n") == [
+        ("F6", 1, None, None)
+    ]
     assert sites("Permissions are set at spawn time for every teammate.\n") == []
 
 
 def test_labelled_param_bullet() -> None:
     text = 'Spawn teammates (one `Task` per teammate):\n- Native path: `subagent_type: "shop:backend"`\n'
     assert sites(text) == [("F4", 1, None, "shop:backend")]
+
+
+def test_team_create_alone_is_no_spawn_and_its_parameters_are_no_teammates() -> None:
+    text = (
+        "1. Create team via `TeamCreate`:\n"
+        "   - `team_name`: `feature-x`\n"
+        "   - `description`: the feature\n"
+        "2. Spawn a `team-lead` agent to coordinate\n"
+        "3. For each work stream, use `Agent` tool to spawn a `team-implementer`:\n"
+        "   - `name`: `implementer-{n}`\n"
+        '   - `subagent_type`: "agent-teams:team-implementer"\n'
+    )
+    assert sites(text) == [("F6", 4, None, "team-lead"), ("F4", 5, "implementer-{n}", "agent-teams:team-implementer")]
+
+
+def test_flow_diagrams_are_not_instructions() -> None:
+    assert sites("**Flow:** 1.Setup → 2.Spawn Team → 3.Review → 4.Merge\n") == []

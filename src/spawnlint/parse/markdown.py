@@ -272,6 +272,9 @@ def _leads_of(structure: Structure, site_lines: set[int]) -> list[Block]:
         following = next((b for b in structure.blocks if b.start <= nxt + 1 and b.end > nxt), None)
         if following is None or following is block:
             continue
+        introduces = structure.lines[block.end - 1].rstrip().endswith(":") or following.kind != "paragraph"
+        if not introduces:
+            continue  # "3. Spawn a `team-lead` agent" before "4. Use the Agent tool:" is its own spawn
         if any(following.start - 1 <= line < following.end for line in site_lines):
             leads.append(block)
     return leads

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from spawnlint.parse.spawn_syntax import PARAM_KEYS
+
 _VERB_WORDS = (
     r"spawn|launch|dispatch|delegate|invoke|start|run|use|call|kick\s+off|fire\s+off|spin\s+up"
     r"|create|form|set\s+up|assemble|deploy|send|bring\s+in|have|get|fan\s+out"
@@ -138,6 +140,8 @@ def find_prose_spawns(text: str) -> list[ProseSpawn]:
     """F8 (a team with its teammates) or F6 (a verb and the agents it governs) in one sentence."""
     if _DIALOGUE.match(text):
         return []  # `assistant: I'll launch the x agent` is an example dialogue, not an instruction
+    if len(re.findall(r"→|->|⇒", text)) >= 2:
+        return []  # "1.Setup → 2.Spawn Team → 3.Review" is a flow diagram, not an instruction
     verbs = [v for v in _VERB_RE.finditer(text) if _is_instruction(text, v)]
     team = _team_spawns(text, verbs)
     if team is not None:
@@ -189,7 +193,8 @@ def _is_instruction(text: str, verb: re.Match[str]) -> bool:
     return not _NEGATION.search(before) and not _NOUN_BEFORE.search(before)
 
 
-_AGENT_CONTEXT = re.compile(rf"{_AGENT_NOUN}|\bspawn|TeamCreate|\bagent\s+team", re.IGNORECASE)
+# A team sentence spawns when agents are in view: `TeamCreate` alone only makes the team.
+_AGENT_CONTEXT = re.compile(rf"{_AGENT_NOUN}|\bspawn|\bagent\s+team", re.IGNORECASE)
 
 
 def team_verb(text: str) -> re.Match[str] | None:
@@ -346,6 +351,8 @@ def bullet_reference(item: str, strong_lead: bool) -> tuple[str, int] | None:
     kebab = "-" in name or ":" in name or name.startswith("{")
     if name.lower() in _NOT_AN_AGENT or not (builtin or name[0].islower() or name.startswith("{")):
         return None
+    if name in PARAM_KEYS:
+        return None  # `` - `team_name`: ... `` is a parameter of the call, not an agent
     if not (
         builtin or kebab or strong_lead or re.match(rf"\s+{_AGENT_NOUN}", head[ref.end() :], re.IGNORECASE)
     ):
