@@ -283,6 +283,10 @@ def test_f1_positional_agent_then_prompt() -> None:
         "Launch the process, form the team, begin data collection.\n",
         "Run a single named review agent.\n",
         '> **Why `subagent_type: "default"`:** no dedicated agent exists.\n',
+        "When the tests pass, invoke `commit-msg` skill:\n",
+        "| `initialPrompt` | no | Sent first when run as a main-session agent. |\n",
+        "5. **Quick Start** — Show the simplest way to spawn a team\n",
+        "**Trigger:** the request names another skill or agent.\n",
     ],
 )
 def test_prose_precision_traps_from_real_repos(text: str) -> None:

@@ -200,7 +200,7 @@ _AGENT_CONTEXT = re.compile(rf"{_AGENT_NOUN}|\bspawn|\bagent\s+team", re.IGNOREC
 def team_verb(text: str) -> re.Match[str] | None:
     """The verb of a sentence that creates an agent team (`Create a team ...`, `Use TeamCreate`)."""
     for verb in _VERB_RE.finditer(text):
-        if _NEGATION.search(text[: verb.start()]):
+        if not _is_instruction(text, verb):
             continue
         word = verb.group(0).lower().split()[0]
         after = text[verb.end() :]
