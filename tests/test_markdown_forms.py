@@ -341,3 +341,12 @@ def test_team_create_alone_is_no_spawn_and_its_parameters_are_no_teammates() -> 
 
 def test_flow_diagrams_are_not_instructions() -> None:
     assert sites("**Flow:** 1.Setup → 2.Spawn Team → 3.Review → 4.Merge\n") == []
+
+
+def test_a_spawn_sentence_over_its_parameter_list_is_one_spawn() -> None:
+    text = (
+        "Invoke the **bug-reproduction-validator** agent for systematic reproduction.\n\n"
+        '- subagent_type: "psd:workflow:bug-reproduction-validator"\n'
+        '- prompt: "Reproduce the bug."\n'
+    )
+    assert sites(text) == [("F2", 3, None, "psd:workflow:bug-reproduction-validator")]

@@ -264,6 +264,7 @@ def _leads_of(structure: Structure, site_lines: set[int]) -> list[Block]:
     """Paragraphs that introduce a structured spawn right below them (`Spawn the critic:` and
     then the call): the same spawn, so their prose is not a second site."""
     leads = []
+    list_leads = {lead.start for lead, _items in structure.leads}
     paragraphs = [b for b in structure.blocks if b.kind == "paragraph"]
     for block in paragraphs:
         nxt = block.end
@@ -272,7 +273,11 @@ def _leads_of(structure: Structure, site_lines: set[int]) -> list[Block]:
         following = next((b for b in structure.blocks if b.start <= nxt + 1 and b.end > nxt), None)
         if following is None or following is block:
             continue
-        introduces = structure.lines[block.end - 1].rstrip().endswith(":") or following.kind != "paragraph"
+        introduces = (
+            structure.lines[block.end - 1].rstrip().endswith(":")
+            or following.kind != "paragraph"
+            or block.start in list_leads
+        )
         if not introduces:
             continue  # "3. Spawn a `team-lead` agent" before "4. Use the Agent tool:" is its own spawn
         if any(following.start - 1 <= line < following.end for line in site_lines):
