@@ -336,7 +336,10 @@ def test_team_create_alone_is_no_spawn_and_its_parameters_are_no_teammates() -> 
         "   - `name`: `implementer-{n}`\n"
         '   - `subagent_type`: "agent-teams:team-implementer"\n'
     )
-    assert sites(text) == [("F6", 4, None, "team-lead"), ("F4", 5, "implementer-{n}", "agent-teams:team-implementer")]
+    assert sites(text) == [
+        ("F6", 4, None, "team-lead"),
+        ("F4", 5, "implementer-{n}", "agent-teams:team-implementer"),
+    ]
 
 
 def test_flow_diagrams_are_not_instructions() -> None:
@@ -350,3 +353,10 @@ def test_a_spawn_sentence_over_its_parameter_list_is_one_spawn() -> None:
         '- prompt: "Reproduce the bug."\n'
     )
     assert sites(text) == [("F2", 3, None, "psd:workflow:bug-reproduction-validator")]
+
+
+def test_invoke_whenever_lists_occasions_not_agents() -> None:
+    text = (
+        'Invoke whenever:\n- User says "write the report"\n- `verify-bug` completes and requests a report\n'
+    )
+    assert sites(text) == []

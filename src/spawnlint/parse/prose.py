@@ -368,6 +368,8 @@ def spawn_lead(text: str) -> str | None:
             continue
         word = verb.group(0).lower().split()[0]
         after = text[verb.end() :]
+        if re.match(r"\s+(?:whenever|when|if|after|before|once|while|unless|on)\b", after, re.IGNORECASE):
+            continue  # "Invoke whenever:" lists occasions, not agents
         agents = re.search(rf"{_AGENT_NOUN}|\bteam\b|\bpanel\b", after, re.IGNORECASE)
         if word in _STRONG_VERBS and (agents or text.rstrip().endswith(":")):
             return "strong"
