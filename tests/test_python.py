@@ -209,3 +209,10 @@ def test_a_file_that_kills_the_parser_is_sl002_and_the_rest_is_checked(
     assert found == [("a.py", 1, "SL101"), ("bomb.py", 1, "SL002"), ("ok.py", 1, "SL101")]
     (bomb,) = [d for d in json.loads(run.out) if d["path"] == "bomb.py"]
     assert "crashed" in bomb["message"]
+
+
+def test_agent_definition_with_positional_arguments() -> None:
+    src = 'agents = {"scribe": AgentDefinition("Writes notes", "Report with SendMessage.", ["Read"])}\n'
+    (agent,) = parse_python("x.py", src, CALLABLES).agents
+    assert agent.tools is not None and agent.tools.names == {"Read"}
+    assert agent.report_lines == ((1, 66),)

@@ -287,6 +287,10 @@ class _Collector(cst.CSTVisitor):
 
     def _agent(self, name: str, key: cst.BaseExpression, call: cst.Call) -> AgentRecord:
         keywords = {a.keyword.value: a for a in call.args if a.keyword is not None}
+        # AgentDefinition(description, prompt, tools, model): positional arguments in that order
+        positional = [a for a in call.args if a.keyword is None and not a.star]
+        for field, arg in zip(("description", "prompt", "tools"), positional, strict=False):
+            keywords.setdefault(field, arg)
         known = True
         tools: list[ToolList | None] = []
         for keys in (("tools",), ("disallowedTools", "disallowed_tools")):
