@@ -289,8 +289,8 @@ class _Collector(cst.CSTVisitor):
         keywords = {a.keyword.value: a for a in call.args if a.keyword is not None}
         # AgentDefinition(description, prompt, tools, model): positional arguments in that order
         positional = [a for a in call.args if a.keyword is None and not a.star]
-        for field, arg in zip(("description", "prompt", "tools"), positional, strict=False):
-            keywords.setdefault(field, arg)
+        for field, given in zip(("description", "prompt", "tools"), positional, strict=False):
+            keywords.setdefault(field, given)
         known = True
         tools: list[ToolList | None] = []
         for keys in (("tools",), ("disallowedTools", "disallowed_tools")):
