@@ -6,7 +6,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from fnmatch import fnmatch
 
 from spawnlint.config import Settings
@@ -244,7 +244,8 @@ def _units(
     return tuple(units)
 
 
-def _rule_matcher(settings: Settings):  # type: ignore[no-untyped-def]
+def _rule_matcher(settings: Settings) -> Callable[[str], bool]:
+    """The configured test for a no-name rule sentence: a custom regex, or the default matcher."""
     rule = settings.no_name_rule
     if rule.pattern is not None:
         compiled = re.compile(rule.pattern, re.IGNORECASE)
