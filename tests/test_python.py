@@ -216,3 +216,14 @@ def test_agent_definition_with_positional_arguments() -> None:
     (agent,) = parse_python("x.py", src, CALLABLES).agents
     assert agent.tools is not None and agent.tools.names == {"Read"}
     assert agent.report_lines == ((1, 66),)
+
+
+def test_escapes_keep_positions_aligned() -> None:
+    src = 'X = "\\x41\\x42\\x43\\x44 Agent(subagent_type=\\"critic\\", name=\\"n\\", prompt=\\"p\\")"\n'
+    (site,) = parse_python("x.py", src, CALLABLES).sites
+    assert (site.line, site.column) == (1, 23)
+
+
+def test_a_libcst_validation_error_is_sl002_not_a_crash() -> None:
+    parsed = parse_python("x.py", 'x = b"subagent_type" "y"\n', CALLABLES)
+    assert [p.code for p in parsed.problems] == ["SL002"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import posixpath
+import re
 import subprocess
 from dataclasses import dataclass
 from fnmatch import fnmatch
@@ -292,7 +293,7 @@ def _line_of(root: Path, path: str, needle: str) -> int:
         text = (root / path).read_text("utf-8-sig", errors="replace")
     except OSError:
         return 1
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
         if json.dumps(needle) in line or needle in line:
             return number
     return 1

@@ -20,7 +20,7 @@ from spawnlint.model import (
     ValueKind,
 )
 from spawnlint.parse.frontmatter import Frontmatter, parse_tool_list, split_frontmatter
-from spawnlint.parse.spawn_syntax import classify
+from spawnlint.parse.spawn_syntax import classify, split_lines
 
 _SUPPRESS_MD = re.compile(r"<!--\s*spawnlint:\s*(ignore-file|ignore)(?:\[([^\]]*)\])?\s*-->")
 _SUPPRESS_HASH = re.compile(r"#\s*spawnlint:\s*(ignore-file|ignore)(?:\[([^\]]*)\])?")
@@ -59,7 +59,7 @@ def decode(path: str, data: bytes, max_bytes: int) -> tuple[str | None, Problem 
 def parse_text(path: str, text: str, kind: FileKind) -> ParsedFile:
     from spawnlint.parse.markdown import analyse
 
-    lines = text.splitlines()
+    lines = split_lines(text)
     frontmatter, body_start = split_frontmatter(lines)
     problems: list[Problem] = []
     agent = None

@@ -21,6 +21,7 @@ from spawnlint.parse.spawn_syntax import (
     find_objects,
     is_absent,
     is_spawn_params,
+    split_lines,
     split_params,
 )
 
@@ -906,7 +907,7 @@ def mentions_send_message_tool(text: str) -> bool:
     other APIs of that name do not count)."""
     return any(
         _SEND_MESSAGE.search(line) and not _NOT_THE_TOOL.search(line)
-        for line in text.splitlines()
+        for line in split_lines(text)
         if "SendMessage" in line
     )
 

@@ -189,8 +189,11 @@ _NOUN_BEFORE = re.compile(
 
 def _is_instruction(text: str, verb: re.Match[str]) -> bool:
     """The word is used as a verb that is not negated: not "a named spawn", not "do not spawn"."""
-    before = text[: verb.start()]
+    before = text[max(0, verb.start() - _CLAUSE_WINDOW) : verb.start()]
     return not _NEGATION.search(before) and not _NOUN_BEFORE.search(before)
+
+
+_CLAUSE_WINDOW = 160  # negation and determiners stand close to their verb; long lines stay linear
 
 
 # A team sentence spawns when agents are in view: `TeamCreate` alone only makes the team.
@@ -364,7 +367,7 @@ def spawn_lead(text: str) -> str | None:
     """How strongly a sentence introduces a list of agents to spawn: "strong" (`Spawn three
     subagents in parallel:`, `Launch in parallel:`), "weak" (`Run these agents:`) or None."""
     for verb in _VERB_RE.finditer(text):
-        if _NEGATION.search(text[: verb.start()]):
+        if not _is_instruction(text, verb):
             continue
         word = verb.group(0).lower().split()[0]
         after = text[verb.end() :]

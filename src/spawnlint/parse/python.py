@@ -24,7 +24,7 @@ from spawnlint.model import (
 )
 from spawnlint.parse.frontmatter import parse_tool_list
 from spawnlint.parse.markdown import analyse
-from spawnlint.parse.spawn_syntax import classify, is_absent
+from spawnlint.parse.spawn_syntax import classify, is_absent, split_lines
 
 # libcst's native parser kills the process at about 1,500 nested brackets: refuse far sooner.
 MAX_NESTING = 200
@@ -40,8 +40,11 @@ class _Doc:
     text: str
     positions: list[tuple[int, int]]  # 1-based line, 1-based column
 
+    def __post_init__(self) -> None:
+        self.starts = [0] + [i + 1 for i, ch in enumerate(self.text) if ch == "\n"]
+
     def at(self, line: int, column: int) -> tuple[int, int]:
-        starts = [0] + [i + 1 for i, ch in enumerate(self.text) if ch == "\n"]
+        starts = self.starts
         offset = starts[min(line, len(starts)) - 1] + column - 1
         if not self.positions:
             return (1, 1)
@@ -63,7 +66,7 @@ def parse_python(path: str, text: str, callables: Sequence[str]) -> ParsedFile:
     except cst.ParserSyntaxError as exc:
         message = str(exc).splitlines()[0] if str(exc) else "invalid syntax"
         return _problem(path, f"Python syntax error on line {exc.raw_line} ({message}); not checked")
-    except (RecursionError, MemoryError, ValueError) as exc:
+    except Exception as exc:  # noqa: BLE001 - libcst raises its own kinds (CSTValidationError...)
         return _problem(path, f"Python file cannot be parsed ({type(exc).__name__}); not checked")
     from spawnlint.parse import suppressions
 
@@ -72,7 +75,7 @@ def parse_python(path: str, text: str, callables: Sequence[str]) -> ParsedFile:
         kind=FileKind.PYTHON,
         agents=tuple(collector.agent_records),
         sites=tuple(sorted(collector.sites, key=lambda s: (s.line, s.column))),
-        suppressions=suppressions(text.splitlines(), markdown=False),
+        suppressions=suppressions(split_lines(text), markdown=False),
     )
 
 
@@ -258,7 +261,7 @@ class _Collector(cst.CSTVisitor):
         doc = self._doc(node)
         if doc is None or len(doc.text) < 12 or not _STRING_CUES.search(doc.text):
             return
-        lines = doc.text.splitlines()
+        lines = split_lines(doc.text)
         for site in analyse(self.path, lines, 0).sites:
             self.sites.append(_relocate(site, doc))
 
@@ -310,7 +313,7 @@ class _Collector(cst.CSTVisitor):
         report: tuple[tuple[int, int], ...] = ()
         mentions = False
         if doc is not None:
-            facts = analyse(self.path, doc.text.splitlines(), 0)
+            facts = analyse(self.path, split_lines(doc.text), 0)
             mentions = facts.mentions_send_message
             report = tuple(doc.at(line, column) for line, column in facts.report_lines)
         elif prompt is not None:
@@ -426,6 +429,23 @@ def _string_list(node: cst.BaseExpression) -> list[str] | str | None:
     return _string_value(node)
 
 
+_ESCAPE = re.compile(
+    r"\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^}\n]*\}|[0-7]{1,3}|.)", re.DOTALL
+)
+
+
+def _unescape(escape: str) -> str:
+    """The characters one escape sequence stands for (an unknown one, like `\\d`, stays as written)."""
+    if escape[1:] in _ESCAPES:
+        return _ESCAPES[escape[1:]]
+    if escape[1:2] in ("x", "u", "U", "N") or escape[1:2].isdigit():
+        try:
+            return escape.encode("ascii", "backslashreplace").decode("unicode_escape")
+        except (UnicodeDecodeError, ValueError):
+            return escape
+    return escape
+
+
 _ESCAPES = {
     "n": "\n",
     "t": "\t",
@@ -464,9 +484,12 @@ def _decode_text(text: str, start: tuple[int, int], raw: bool) -> list[tuple[str
             if nxt == "\n":  # a line continuation inside the string
                 line, column, i = line + 1, 1, i + 2
                 continue
-            out.append((_ESCAPES.get(nxt, "\\" + nxt), at))
-            column += 2
-            i += 2
+            escape = _ESCAPE.match(text, i)
+            length = escape.end() - i if escape else 2
+            decoded = _unescape(text[i : i + length])
+            out.extend((c, at) for c in decoded)
+            column += length
+            i += length
             continue
         out.append((ch, at))
         if ch == "\n":

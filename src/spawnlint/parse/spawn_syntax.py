@@ -23,12 +23,13 @@ PARAM_KEYS = frozenset(
         "mode",
     }
 )
-SPAWN_TOOLS = ("Agent", "Task")
 _MAX_SCAN = 40_000  # a call or object longer than this is not a spawn we can read
+_MAX_LOOK_BACK = 4_000  # how far before a `subagent_type` key its object may open
 
 _CALL = re.compile(r"(?<![\w.$])(?<!new )(?<!def )(?<!class )(?<!function )(Agent|Task)\s*\(")
 _OBJECT_KEY = re.compile(r"""(?<![\w$])(["']?)subagent_type\1\s*:""")
 _KEY = re.compile(r"""\s*(["']?)([A-Za-z_]\w*)\1\s*(:(?!:)|=(?!=))[ \t]*""")
+_INDENT = re.compile(r"[ \t]*")
 _NAME_LIKE = re.compile(r"^[a-z][a-z0-9-]*$")
 _PLACEHOLDER = re.compile(
     r"\{[^{}\n]*\}|<[A-Za-z][^<>\n]*>|\[[^\]\n]+\]|\$\{?[A-Za-z_]|\.\.\.|…|^[A-Z][A-Z0-9_]{2,}$"
@@ -55,9 +56,6 @@ class Match:
     tool: str | None
     params: tuple[RawParam, ...]
 
-    def get(self, key: str) -> RawParam | None:
-        return next((p for p in self.params if p.key == key), None)
-
 
 class LineIndex:
     """Offsets in a text to 1-based (line, column), shifted by the text's first line."""
@@ -73,6 +71,16 @@ class LineIndex:
         if row == 0:
             column += self._first_column - 1
         return self._first_line + row, column
+
+
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines as git, editors and libcst count them: only CR, LF and CRLF end a line (not the form
+    feeds and Unicode separators that str.splitlines() also splits on)."""
+    lines = _NEWLINE.split(text)
+    return lines[:-1] if lines and lines[-1] == "" else lines
 
 
 def classify(raw: str) -> tuple[str, ValueKind]:
@@ -160,8 +168,8 @@ def _indent_at(text: str, offset: int) -> int:
     line_start = text.rfind("\n", 0, offset) + 1
     if text[line_start:offset].strip():
         return 10_000  # the segment starts mid-line (after a comma): not an indented line
-    segment = text[line_start:]
-    return len(segment) - len(segment.lstrip(" \t"))
+    m = _INDENT.match(text, line_start)
+    return m.end() - line_start if m else 0
 
 
 def _segments(text: str) -> list[tuple[int, str]]:
@@ -198,7 +206,9 @@ def _opens_string(text: str, i: int, seg_start: int) -> bool:
     before = text[seg_start:i].rstrip(" \t")
     if not before:
         return True
-    return before[-1] in ":=([{,+fFrRbB" or before.endswith(("f", "r"))
+    return before[-1] in ":=([{,+" or (
+        before[-1] in "fFrRbB" and (len(before) == 1 or before[-2] in " \t:=([{,+")
+    )
 
 
 def _opens_comment(text: str, i: int) -> bool:
@@ -318,7 +328,7 @@ def find_objects(text: str, covered: list[tuple[int, int]]) -> list[Match]:
 
 def _enclosing_brace(text: str, offset: int) -> int:
     depth = 0
-    for i in range(offset - 1, max(-1, offset - _MAX_SCAN), -1):
+    for i in range(offset - 1, max(-1, offset - _MAX_LOOK_BACK), -1):
         ch = text[i]
         if ch == "}":
             depth += 1
