@@ -360,3 +360,31 @@ def test_invoke_whenever_lists_occasions_not_agents() -> None:
         'Invoke whenever:\n- User says "write the report"\n- `verify-bug` completes and requests a report\n'
     )
     assert sites(text) == []
+
+
+def test_f5_name_with_prose_target_is_one_site() -> None:
+    parsed = parse_text("c.md", 'Spawn the `shop:critic` agent with `name: "c1"`.\n', FileKind.COMMAND)
+    assert [
+        (
+            s.form,
+            s.name.value if s.name else None,
+            s.subagent_type.value if s.subagent_type else None,
+            s.confidence,
+        )
+        for s in parsed.sites
+    ] == [("F5", "c1", "shop:critic", "medium")]
+
+
+def test_f2_header_with_nested_bullets() -> None:
+    text = "Spawn it:\n\n- Task:\n  - subagent_type: shop:critic\n  - name: c2\n  - prompt: hi\n"
+    assert sites(text) == [("F2", 3, "c2", "shop:critic")]
+
+
+def test_f2_yaml_list_of_spawns_is_one_site_each() -> None:
+    text = "```yaml\n- subagent_type: critic\n  prompt: a\n- subagent_type: helper\n  name: h1\n  prompt: b\n```\n"
+    assert sites(text) == [("F2", 2, None, "critic"), ("F2", 4, "h1", "helper")]
+
+
+def test_f2_bullets_without_header_keep_all_keys() -> None:
+    text = 'Invoke it for reproduction.\n\n- subagent_type: "shop:critic"\n- name: "c3"\n- prompt: "p"\n'
+    assert sites(text) == [("F2", 3, "c3", "shop:critic")]

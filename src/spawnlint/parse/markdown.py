@@ -440,16 +440,18 @@ def _blocks(structure: Structure, block: Block, claimed: set[int]) -> list[RawSi
         if i in claimed:
             i += 1
             continue
+        # In a list each item is a paragraph of its own: a block may run on into the next items.
+        limit = len(lines) if block.kind == "paragraph" else block.end
         header = _BLOCK_HEADER.match(lines[i])
         if header:
-            end = _indented_run(lines, i + 1, block.end, len(header.group("indent")))
+            end = _indented_run(lines, i + 1, limit, len(header.group("indent")))
             site = _block_site(structure, block, i, i + 1, end, header, claimed)
             if site:
                 sites.append(site)
                 i = end
                 continue
         if _SUBAGENT_KV.match(lines[i]):
-            start, end = _kv_run(lines, i, block.start, block.end, claimed)
+            start, end = _kv_run(lines, i, block.start, limit, claimed)
             site = _block_site(structure, block, start, start, end, None, claimed)
             if site:
                 sites.append(site)
@@ -474,22 +476,31 @@ def _indented_run(lines: list[str], start: int, stop: int, header_indent: int) -
 def _kv_run(lines: list[str], at: int, lo: int, hi: int, claimed: set[int]) -> tuple[int, int]:
     """The run of `key: value` lines (and lines indented under them) around line `at`."""
     indent = len(lines[at]) - len(lines[at].lstrip())
+
+    def key_at(j: int) -> str | None:
+        m = _KV_LINE.match(lines[j])
+        if m and len(m.group("indent")) == indent and m.group("key") in PARAM_KEYS:
+            return m.group("key")
+        return None
+
+    seen = {"subagent_type"}  # a second `subagent_type:` starts the next spawn
     start = at
-    while start - 1 >= lo and start - 1 not in claimed:
-        prev = lines[start - 1]
-        m = _KV_LINE.match(prev)
-        if not prev.strip() or not m or len(m.group("indent")) != indent or m.group("key") not in PARAM_KEYS:
+    while start - 1 >= lo and start - 1 not in claimed and lines[start - 1].strip():
+        key = key_at(start - 1)
+        if key is None or key in seen:
             break
+        seen.add(key)
         start -= 1
     end = at + 1
-    while end < hi and end not in claimed:
-        line = lines[end]
-        if not line.strip():
+    while end < hi and end not in claimed and lines[end].strip():
+        key = key_at(end)
+        deeper = len(lines[end]) - len(lines[end].lstrip()) > indent
+        if key is None and not deeper:
             break
-        m = _KV_LINE.match(line)
-        deeper = len(line) - len(line.lstrip()) > indent
-        if not deeper and not (m and len(m.group("indent")) == indent and m.group("key") in PARAM_KEYS):
-            break
+        if key is not None:
+            if key in seen:
+                break
+            seen.add(key)
         end += 1
     return start, end
 
@@ -709,10 +720,27 @@ def _inline_param_sites(structure: Structure, block: Block, claimed: set[int]) -
             continue
         if is_rule_sentence(sentence.text):
             continue
-        sites.append(
-            RawSite("F5", sentence.line - 1, sentence.column, _tool_in(sentence.text), params, block)
-        )
+        confidence = "high"
+        if "subagent_type" not in keys:
+            # ``Spawn the `shop:critic` agent with `name: "c1"` ``: the prose names the target
+            target = _prose_target(sentence)
+            if target is not None:
+                params, confidence = (*params, target), "medium"
+        tool = _tool_in(sentence.text)
+        sites.append(RawSite("F5", sentence.line - 1, sentence.column, tool, params, block, confidence))
+        claimed.update(range(sentence.line - 1, sentence.end_line))  # one spawn, one site
     return sites
+
+
+def _prose_target(sentence: Sentence) -> Param | None:
+    from spawnlint.parse.prose import find_prose_spawns
+
+    index = LineIndex(sentence.text, sentence.line - 1, sentence.column)
+    for spawn in find_prose_spawns(sentence.text):
+        if spawn.target:
+            line, column = index.position(spawn.target_offset)
+            return Param("subagent_type", spawn.target, ValueKind.LITERAL, line, column, line, column)
+    return None
 
 
 def _sentence_params(sentence: Sentence) -> tuple[Param, ...]:
