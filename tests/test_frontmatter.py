@@ -98,3 +98,12 @@ def test_disallowed_send_message_mutes() -> None:
 def test_bom_and_crlf() -> None:
     parsed = agent("---\r\nname: a\r\ndescription: d\r\ntools: Read\r\n---\r\nBody\r\n")
     assert parsed.agents and parsed.agents[0].name == "a" and parsed.problems == ()
+
+
+def test_a_negated_send_message_is_no_report_instruction() -> None:
+    parsed = agent(
+        "---\nname: a\ndescription: d\ntools: Read\n---\n"
+        "Do not use SendMessage; return your findings as your final answer.\n"
+        "When done, use SendMessage to report to the team-lead.\n"
+    )
+    assert parsed.agents[0].report_lines == ((7, 16),)

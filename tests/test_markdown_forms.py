@@ -388,3 +388,14 @@ def test_f2_yaml_list_of_spawns_is_one_site_each() -> None:
 def test_f2_bullets_without_header_keep_all_keys() -> None:
     text = 'Invoke it for reproduction.\n\n- subagent_type: "shop:critic"\n- name: "c3"\n- prompt: "p"\n'
     assert sites(text) == [("F2", 3, "c3", "shop:critic")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Agent(subagent_type: "x", name: "n", prompt: "Mark each check ✅ or ❌")\n',
+        'Legend: ✅ done, ❌ failed.\nAgent(subagent_type: "x", name: "n", prompt: "p")\n',
+    ],
+)
+def test_a_cross_inside_a_prompt_or_a_legend_is_no_counter_example(text: str) -> None:
+    assert [s[2] for s in sites(text)] == ["n"]

@@ -96,7 +96,7 @@ class SpawnSite:
     team_name: Param | None
     prompt: str | None
     confidence: str  # "high" or "medium"
-    section_mentions_send_message: bool
+    told_to_report: bool  # its prompt or its section names the SendMessage tool
 
     @property
     def is_fork(self) -> bool:

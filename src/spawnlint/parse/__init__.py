@@ -172,7 +172,7 @@ def _fork_site(path: str, fm: Frontmatter, lines: list[str]) -> list[SpawnSite]:
             team_name=None,
             prompt=None,
             confidence="high",
-            section_mentions_send_message=False,
+            told_to_report=False,
         )
     ]
 

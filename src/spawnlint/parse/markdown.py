@@ -68,6 +68,7 @@ _NEGATED_VALUE = re.compile(
     re.IGNORECASE,
 )
 _COUNTER_EMOJI = re.compile(r"❌|✗|✘|🚫|⛔|👎")
+_LEADING_EMOJI = re.compile(r"^[\s>*#+|`/<!\-]*(?:\d+[.)]\s*)?(?:\*\*|__)?\s*(?:❌|✗|✘|🚫|⛔|👎)")
 _COUNTER_LABEL = re.compile(
     r"^[\s#>*_\-+|`/<!]*(?:\d+[.)]\s*)?(?:\*\*|__)?\s*"
     r"(?P<word>wrong|bad|incorrect|broken|anti-?patterns?|avoid|don[’']?t|do\s+not|never)\b"
@@ -81,6 +82,9 @@ _SEND_MESSAGE = re.compile(r"\bSendMessage\b")
 _NOT_THE_TOOL = re.compile(
     r"\.\s*SendMessage\b|\bSendMessage\s*\(\s*[\"'][A-Z]|SendMessageOptions|SendMessageUpwards"
     r"|\bgameObject\b|MonoBehaviour|\bUnity\b",
+)
+_NEGATED_BEFORE = re.compile(
+    r"\b(?:never|do\s+not|don[’']?t|must\s+not|without|not|no)\b[^.;:!?]{0,60}$", re.IGNORECASE
 )
 _REPORT_WORDS = re.compile(
     r"\b(?:report|send|return|deliver|notify|reply|respond|result|results|finding|findings|answer"
@@ -789,10 +793,14 @@ def _is_counter_example(structure: Structure, site: RawSite) -> bool:
     "Never"/"Don't" leads often introduce the *right* way too, so they mark only named spawns."""
     named = any(p.key == "name" for p in site.params)
     own = structure.lines[site.line]
-    if _COUNTER_EMOJI.search(own) or _TRAILING_COUNTER.search(own):
+    # A ❌ before the call marks it (`❌ Task(...)`); one inside its prompt does not.
+    if _COUNTER_EMOJI.search(own[: site.column - 1]) or _TRAILING_COUNTER.search(own):
         return True
-    for line in _context_lines(structure, site)[1:]:
-        if _COUNTER_EMOJI.search(line):
+    heading, *leads = _context_lines(structure, site)[1:] or [""]
+    if heading and _COUNTER_EMOJI.search(heading):
+        return True
+    for line in [heading, *leads]:
+        if _LEADING_EMOJI.match(line):
             return True
         # "... like this. Don't do this:" — the lead is the line's last sentence
         text = re.split(r"(?<=[.!?])\s+", line.strip())[-1] if line.strip() else line
@@ -806,12 +814,11 @@ def _is_counter_example(structure: Structure, site: RawSite) -> bool:
 
 
 def _context_lines(structure: Structure, site: RawSite) -> list[str]:
-    """The heading above the site, and the lead line that introduces it."""
+    """The site's line, the heading above it ("" when none), and the lines that introduce it."""
     lines = structure.lines
     context: list[str] = [lines[site.line]]
     heading = next((h for h in reversed(structure.headings) if h[0] < site.line), None)
-    if heading is not None:
-        context.append(heading[2])
+    context.append(heading[2] if heading is not None else "")
     block = site.block
     if block.kind == "fence":
         inner = _previous_nonblank(lines, site.line - 1, block.start)
@@ -862,7 +869,8 @@ def _to_site(path: str, structure: Structure, sections: tuple[Section, ...], raw
         team_name=_shift(by_key.get("team_name")),
         prompt=prompt.value if prompt else None,
         confidence=raw.confidence,
-        section_mentions_send_message=mentions_send_message_tool(section_text),
+        told_to_report=mentions_send_message_tool(section_text)
+        or mentions_send_message_tool(prompt.value if prompt else ""),
     )
 
 
@@ -933,18 +941,23 @@ def _sentences(structure: Structure) -> list[Sentence]:
 def mentions_send_message_tool(text: str) -> bool:
     """Whether the text names the SendMessage tool (Unity's `gameObject.SendMessage()` and
     other APIs of that name do not count)."""
-    return any(
-        _SEND_MESSAGE.search(line) and not _NOT_THE_TOOL.search(line)
-        for line in split_lines(text)
-        if "SendMessage" in line
-    )
+    return any(_names_the_tool(line) for line in split_lines(text) if "SendMessage" in line)
+
+
+def _names_the_tool(line: str) -> re.Match[str] | None:
+    """The SendMessage mention of a line, unless it is another API's (`gameObject.SendMessage(`)
+    or a negated one ("Do not use SendMessage; return your findings")."""
+    m = _SEND_MESSAGE.search(line)
+    if m is None or _NOT_THE_TOOL.search(line) or _NEGATED_BEFORE.search(line, 0, m.start()):
+        return None
+    return m
 
 
 def _report_lines(structure: Structure) -> tuple[tuple[int, int], ...]:
     """Body lines that tell the agent to report with the SendMessage tool."""
     found = []
     for j, line in enumerate(structure.lines):
-        m = _SEND_MESSAGE.search(line)
-        if m and not _NOT_THE_TOOL.search(line) and _REPORT_WORDS.search(line):
+        m = _names_the_tool(line) if "SendMessage" in line else None
+        if m and _REPORT_WORDS.search(line):
             found.append((j + 1, m.start() + 1))
     return tuple(found)

@@ -23,7 +23,7 @@ from spawnlint.model import (
     ValueKind,
 )
 from spawnlint.parse.frontmatter import parse_tool_list
-from spawnlint.parse.markdown import analyse
+from spawnlint.parse.markdown import analyse, mentions_send_message_tool
 from spawnlint.parse.spawn_syntax import classify, is_absent, split_lines
 
 # libcst's native parser kills the process at about 1,500 nested brackets: refuse far sooner.
@@ -208,7 +208,7 @@ class _Collector(cst.CSTVisitor):
                 team_name=params.get("team_name"),
                 prompt=prompt,
                 confidence="high",
-                section_mentions_send_message="SendMessage" in (prompt or ""),
+                told_to_report=mentions_send_message_tool(prompt or ""),
             )
         )
 
@@ -351,7 +351,7 @@ def _relocate(site: SpawnSite, doc: _Doc) -> SpawnSite:
         team_name=move(site.team_name),
         prompt=site.prompt,
         confidence=site.confidence,
-        section_mentions_send_message=site.section_mentions_send_message,
+        told_to_report=site.told_to_report,
     )
 
 

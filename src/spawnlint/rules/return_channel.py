@@ -65,12 +65,7 @@ def named_spawn_no_report(project: Project) -> Iterator[Finding]:
         site = spawn.site
         if not all(a.can_report for a in agents):
             continue
-        told = (
-            "SendMessage" in (site.prompt or "")
-            or site.section_mentions_send_message
-            or any(a.mentions_send_message for a in agents)
-        )
-        if told:
+        if site.told_to_report or any(a.mentions_send_message for a in agents):
             continue
         name, agent = site.name, agents[0]
         assert name is not None
