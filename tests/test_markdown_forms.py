@@ -399,3 +399,21 @@ def test_f2_bullets_without_header_keep_all_keys() -> None:
 )
 def test_a_cross_inside_a_prompt_or_a_legend_is_no_counter_example(text: str) -> None:
     assert [s[2] for s in sites(text)] == ["n"]
+
+
+def test_example_with_nested_commentary_then_a_real_spawn() -> None:
+    text = (
+        "<example>\nuser: review\n<commentary>\nuse the critic\n</commentary>\n"
+        "assistant: I'll launch the **critic** agent.\n</example>\n\n"
+        "Launch the **security-auditor** agent.\n"
+    )
+    assert sites(text) == [("F6", 9, None, "security-auditor")]
+
+
+def test_positions_of_bold_teammate_names_and_fork_agents() -> None:
+    parsed = parse_text(
+        "c.md", "Create a team and spawn teammates named **alpha** and **beta**.\n", FileKind.COMMAND
+    )
+    assert [s.name.column for s in parsed.sites if s.name] == [43, 57]
+    fork = parse_text("skills/s/SKILL.md", "---\ncontext: fork\nagent: a\n---\n", FileKind.SKILL).sites[0]
+    assert fork.subagent_type is not None and fork.subagent_type.value_position == (3, 8)

@@ -65,16 +65,13 @@ def parse_text(path: str, text: str, kind: FileKind) -> ParsedFile:
     agent = None
     unit_fm = None
     fork: list[SpawnSite] = []
-    if frontmatter is not None and _frontmatter_is_read(path, kind, frontmatter):
+    read = frontmatter is not None and _frontmatter_is_read(path, kind, frontmatter)
+    if frontmatter is not None and read:
         problems.extend(_frontmatter_problems(path, frontmatter))
     facts = analyse(path, lines, body_start)
     if frontmatter is not None and kind is FileKind.AGENT:
         agent = _agent(path, frontmatter, facts.mentions_send_message, facts.report_lines, problems)
-    if (
-        frontmatter is not None
-        and kind in (FileKind.COMMAND, FileKind.SKILL)
-        and _frontmatter_is_read(path, kind, frontmatter)
-    ):
+    if frontmatter is not None and read and kind in (FileKind.COMMAND, FileKind.SKILL):
         unit_fm = UnitFrontmatter(
             _tools(path, frontmatter, ("disallowed-tools", "disallowedTools"), problems)
         )
@@ -155,7 +152,8 @@ def _fork_site(path: str, fm: Frontmatter, lines: list[str]) -> list[SpawnSite]:
     if isinstance(agent, str) and agent.strip():
         line = fm.key_lines.get("agent", line)
         raw = lines[line - 1]
-        column = raw.find(agent.strip()) + 1 if agent.strip() in raw else 1
+        after_key = raw.find(":") + 1  # the value, not a letter of the key (`agent: a`)
+        column = raw.find(agent.strip(), after_key) + 1 if agent.strip() in raw[after_key:] else 1
         value, kind = classify(agent.strip())
         if kind is ValueKind.BARE:
             kind = ValueKind.LITERAL  # YAML: an unquoted word is a string

@@ -393,16 +393,19 @@ def _block_sentences(structure: Structure, block: Block) -> list[Sentence]:
 
 
 def _example_lines(lines: list[str]) -> set[int]:
-    """Lines inside `<example>` ... `</example>`: dialogues that show delegation, not spawns."""
+    """Lines inside `<example>` ... `</example>` (and `<commentary>` ... `</commentary>`, often
+    nested in them): dialogues that show delegation, not spawns."""
     inside: set[int] = set()
-    opened: int | None = None
+    depth = {"example": 0, "commentary": 0}
     for j, line in enumerate(lines):
-        if opened is None and re.search(r"<(?:example|commentary)>", line, re.IGNORECASE):
-            opened = j
-        if opened is not None:
+        for closing, tag in re.findall(r"<(/?)(example|commentary)>", line, re.IGNORECASE):
+            if not closing:
+                depth[tag.lower()] += 1
+        if any(depth.values()):
             inside.add(j)
-            if re.search(r"</(?:example|commentary)>", line, re.IGNORECASE):
-                opened = None
+        for closing, tag in re.findall(r"<(/?)(example|commentary)>", line, re.IGNORECASE):
+            if closing:
+                depth[tag.lower()] = max(0, depth[tag.lower()] - 1)
     return inside
 
 

@@ -143,7 +143,7 @@ def find_prose_spawns(text: str) -> list[ProseSpawn]:
     if len(re.findall(r"→|->|⇒", text)) >= 2:
         return []  # "1.Setup → 2.Spawn Team → 3.Review" is a flow diagram, not an instruction
     verbs = [v for v in _VERB_RE.finditer(text) if _is_instruction(text, v)]
-    team = _team_spawns(text, verbs)
+    team = _team_spawns(text)
     if team is not None:
         return team
     for i, verb in enumerate(verbs):
@@ -212,7 +212,7 @@ def team_verb(text: str) -> re.Match[str] | None:
     return None
 
 
-def _team_spawns(text: str, verbs: list[re.Match[str]]) -> list[ProseSpawn] | None:
+def _team_spawns(text: str) -> list[ProseSpawn] | None:
     verb = team_verb(text)
     if verb is None or not _AGENT_CONTEXT.search(text):
         return None  # "form the team" of people, a "Team" inside some app
@@ -322,7 +322,8 @@ def _name_list(text: str, at: int, marked_only: bool = False) -> list[tuple[str,
             break
         if is_plain and re.match(rf"\s+{_AGENT_NOUN}\b", text[token.end() :], re.IGNORECASE):
             break  # "a named review agent": an adjective, not a name
-        names.append((value.rstrip(".,;:"), token.start() + (0 if token.group(6) else 1)))
+        group = next(k for k, g in enumerate(token.groups(), start=1) if g)
+        names.append((value.rstrip(".,;:"), token.start(group)))
         pos = token.end()
         skip = re.match(
             rf"\s+(?:from|using|of|as)\s+(?:the\s+|an?\s+)?{_MARKED}(?:\s+(?:sub-?)?agent\b)?", text[pos:]
