@@ -25,8 +25,6 @@ _MAX_FRONTMATTER_CHARS = 256 * 1024
 class Frontmatter:
     data: dict[str, Any]  # strict YAML when it loaded, else the lenient reading
     key_lines: dict[str, int]  # top-level key -> 1-based file line
-    start_line: int  # the opening `---`
-    end_line: int  # the closing `---` (or the last line read when it is not closed)
     errors: tuple[tuple[int, str], ...]  # (file line, what is wrong)
 
 
@@ -48,7 +46,7 @@ def split_frontmatter(lines: list[str]) -> tuple[Frontmatter | None, int]:
     if data is None:
         data = _lenient(block)
     return (
-        Frontmatter(data, key_lines, 1, body_start, tuple(errors)),
+        Frontmatter(data, key_lines, tuple(errors)),
         body_start,
     )
 

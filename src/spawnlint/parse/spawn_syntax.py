@@ -45,7 +45,6 @@ class RawParam:
     value: str
     kind: ValueKind
     offset: int  # offset of the key in the scanned text
-    raw: str  # the value as written
     value_offset: int
 
 
@@ -154,7 +153,7 @@ def split_params(text: str, base: int = 0) -> list[RawParam]:
         value, kind = classify(raw)
         if kind is ValueKind.BARE and offset in yaml_like and _NAME_LIKE.match(value):
             kind = ValueKind.LITERAL  # `subagent_type: reviewer` in YAML-like text is a name
-        params.append(RawParam(key, value, kind, offset, raw, value_at[offset]))
+        params.append(RawParam(key, value, kind, offset, value_at[offset]))
     return params
 
 
@@ -306,7 +305,7 @@ def _positional_spawn(text: str, inner_start: int, inner: str, close: int) -> Ra
     if m is None or not _PROMPT_AFTER.match(text, close + 1):
         return None
     offset = inner_start + m.start(1)
-    return RawParam("subagent_type", m.group(1), ValueKind.LITERAL, offset, m.group(1), offset)
+    return RawParam("subagent_type", m.group(1), ValueKind.LITERAL, offset, offset)
 
 
 def find_objects(text: str, covered: list[tuple[int, int]]) -> list[Match]:

@@ -10,8 +10,11 @@ from spawnlint.model import Diagnostic, Severity
 def printable(text: str) -> str:
     """Project text on a terminal: one line, and no control characters (an escape sequence in
     an agent's name must not repaint the screen)."""
-    one_line = " ".join(text.split())
-    return "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" for ch in one_line)
+    return escape_controls(" ".join(text.split()))
+
+
+def escape_controls(text: str) -> str:
+    return "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" for ch in text)
 
 
 def line(d: Diagnostic) -> str:

@@ -6,30 +6,38 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from spawnlint.model import Diagnostic
-from spawnlint.report.concise import line, summary
+from spawnlint.report.concise import escape_controls, line, printable, summary
 
 
-def render(diagnostics: Sequence[Diagnostic], root: str, sources: dict[str, list[str]] | None = None) -> str:
+def render(diagnostics: Sequence[Diagnostic], root: str) -> str:
+    sources = _Sources(Path(root))
     out: list[str] = []
     for d in diagnostics:
         out.append(line(d))
-        source = _source_line(root, d.path, d.line)
+        source = sources.line(d.path, d.line)
         if source is not None:
-            out.append(f"  {d.line:>5} | {source}")
-            out.append(f"        | {' ' * max(0, d.column - 1)}^")
+            prefix = source[: max(0, d.column - 1)].expandtabs(4)
+            out.append(f"  {d.line:>5} | {escape_controls(source.expandtabs(4))}")
+            out.append(f"        | {' ' * len(escape_controls(prefix))}^")
         for r in d.related:
-            out.append(f"  = related: {r.path}:{r.line}: {r.message}")
+            out.append(f"  = related: {printable(r.path)}:{r.line}: {printable(r.message)}")
         out.append("")
     return "\n".join(out) + summary(diagnostics) + "\n"
 
 
-def _source_line(root: str, path: str, number: int) -> str | None:
-    """The text shown under a finding; the report reads it only for display."""
-    try:
-        with open(Path(root) / path, encoding="utf-8-sig", errors="replace") as handle:
-            for n, text in enumerate(handle, start=1):
-                if n == number:
-                    return text.rstrip("\r\n").expandtabs(4)
-    except OSError:
-        return None
-    return None
+class _Sources:
+    """The lines shown under findings, read once a file, for display only (nothing re-parsed)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.cache: dict[str, list[str] | None] = {}
+
+    def line(self, path: str, number: int) -> str | None:
+        if path not in self.cache:
+            try:
+                text = (self.root / path).read_text("utf-8-sig", errors="replace")
+                self.cache[path] = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+            except OSError:
+                self.cache[path] = None
+        lines = self.cache[path]
+        return lines[number - 1] if lines is not None and 0 < number <= len(lines) else None
