@@ -5,6 +5,7 @@ agent's body says about reporting."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 
 from markdown_it import MarkdownIt
@@ -125,8 +126,9 @@ def analyse(path: str, lines: list[str], body_start: int) -> MarkdownFacts:
     structure = _structure(blanked)
     sections = _sections(structure)
     raw_sites = _find_sites(structure)
+    told: dict[Section | None, bool] = {}  # per section: does it name the SendMessage tool?
     sites = tuple(
-        _to_site(path, structure, sections, raw)
+        _to_site(path, structure, sections, raw, told)
         for raw in raw_sites
         if not _is_counter_example(structure, raw)
     )
@@ -270,12 +272,15 @@ def _leads_of(structure: Structure, site_lines: set[int]) -> list[Block]:
     then the call): the same spawn, so their prose is not a second site."""
     leads = []
     list_leads = {lead.start for lead, _items in structure.leads}
-    paragraphs = [b for b in structure.blocks if b.kind == "paragraph"]
-    for block in paragraphs:
+    ordered = sorted(structure.blocks, key=lambda b: b.start)
+    starts = [b.start for b in ordered]
+    for block in (b for b in ordered if b.kind == "paragraph"):
         nxt = block.end
         while nxt < len(structure.lines) and not structure.lines[nxt].strip():
             nxt += 1
-        following = next((b for b in structure.blocks if b.start <= nxt + 1 and b.end > nxt), None)
+        # the block holding line nxt (a fence's text starts a line after its opening marker)
+        k = bisect_right(starts, nxt + 1) - 1
+        following = ordered[k] if k >= 0 and ordered[k].end > nxt else None
         if following is None or following is block:
             continue
         introduces = (
@@ -285,7 +290,7 @@ def _leads_of(structure: Structure, site_lines: set[int]) -> list[Block]:
         )
         if not introduces:
             continue  # "3. Spawn a `team-lead` agent" before "4. Use the Agent tool:" is its own spawn
-        if any(following.start - 1 <= line < following.end for line in site_lines):
+        if any(line in site_lines for line in range(following.start - 1, following.end)):
             leads.append(block)
     return leads
 
@@ -851,7 +856,13 @@ def _previous_nonblank(lines: list[str], start: int, stop: int) -> int | None:
 # --- sites, sentences, reports ---------------------------------------------------------------
 
 
-def _to_site(path: str, structure: Structure, sections: tuple[Section, ...], raw: RawSite) -> SpawnSite:
+def _to_site(
+    path: str,
+    structure: Structure,
+    sections: tuple[Section, ...],
+    raw: RawSite,
+    told: dict[Section | None, bool],
+) -> SpawnSite:
     by_key: dict[str, Param] = {}
     for p in raw.params:
         by_key.setdefault(p.key, p)
@@ -859,7 +870,9 @@ def _to_site(path: str, structure: Structure, sections: tuple[Section, ...], raw
     if name is not None and is_absent(name.value) and name.kind is ValueKind.LITERAL:
         name = None
     section = section_of(sections, raw.line + 1)
-    section_text = "\n".join(structure.lines[section.start_line - 1 : section.end_line]) if section else ""
+    if section not in told:
+        text = "\n".join(structure.lines[section.start_line - 1 : section.end_line]) if section else ""
+        told[section] = mentions_send_message_tool(text)
     prompt = by_key.get("prompt")
     return SpawnSite(
         path=path,
@@ -872,8 +885,7 @@ def _to_site(path: str, structure: Structure, sections: tuple[Section, ...], raw
         team_name=_shift(by_key.get("team_name")),
         prompt=prompt.value if prompt else None,
         confidence=raw.confidence,
-        told_to_report=mentions_send_message_tool(section_text)
-        or mentions_send_message_tool(prompt.value if prompt else ""),
+        told_to_report=told[section] or mentions_send_message_tool(prompt.value if prompt else ""),
     )
 
 
