@@ -17,10 +17,9 @@ from spawnlint.model import (
     Suppressions,
     ToolList,
     UnitFrontmatter,
-    ValueKind,
 )
 from spawnlint.parse.frontmatter import Frontmatter, parse_tool_list, split_frontmatter
-from spawnlint.parse.spawn_syntax import classify, split_lines
+from spawnlint.parse.spawn_syntax import as_written, classify, split_lines
 
 _SUPPRESS_MD = re.compile(r"<!--\s*spawnlint:\s*(ignore-file|ignore)(?:\[([^\]]*)\])?\s*-->")
 _SUPPRESS_HASH = re.compile(r"#\s*spawnlint:\s*(ignore-file|ignore)(?:\[([^\]]*)\])?")
@@ -155,8 +154,7 @@ def _fork_site(path: str, fm: Frontmatter, lines: list[str]) -> list[SpawnSite]:
         after_key = raw.find(":") + 1  # the value, not a letter of the key (`agent: a`)
         column = raw.find(agent.strip(), after_key) + 1 if agent.strip() in raw[after_key:] else 1
         value, kind = classify(agent.strip())
-        if kind is ValueKind.BARE:
-            kind = ValueKind.LITERAL  # YAML: an unquoted word is a string
+        kind = as_written(kind)
         subagent_type = Param("subagent_type", value, kind, line, max(column, 1), line, max(column, 1))
     return [
         SpawnSite(

@@ -32,7 +32,7 @@ def split_frontmatter(lines: list[str]) -> tuple[Frontmatter | None, int]:
     """Find and read the frontmatter. Returns it and the index of the first body line."""
     if not lines or lines[0].rstrip() != "---":
         return None, 0
-    close = next((i for i in range(1, len(lines)) if lines[i].rstrip() in ("---", "...")), None)
+    close = next((i for i in range(1, len(lines)) if lines[i].rstrip() == "---"), None)
     errors: list[tuple[int, str]] = []
     if close is None:
         errors.append((1, "frontmatter has no closing `---`"))

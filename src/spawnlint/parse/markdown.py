@@ -17,6 +17,7 @@ from spawnlint.parse.spawn_syntax import (
     PARAM_KEYS,
     LineIndex,
     RawParam,
+    as_written,
     classify,
     find_calls,
     find_objects,
@@ -335,7 +336,7 @@ def _prose_sites(structure: Structure, claimed: set[int]) -> list[RawSite]:
                 if spawn.name:
                     n_line, n_col = index.position(spawn.name_offset)
                     value, kind = classify(spawn.name)
-                    kind = _as_written(kind)
+                    kind = as_written(kind)
                     params.append(Param("name", value, kind, n_line, n_col, n_line, n_col))
                 sites.append(RawSite(spawn.form, line, column, None, tuple(params), block, "medium"))
     return sites
@@ -377,7 +378,7 @@ def _list_spawns(
         if ref is not None and a not in claimed:
             name, at = ref
             value, kind = classify(name)
-            kind = _as_written(kind)
+            kind = as_written(kind)
             target = Param("subagent_type", value, kind, a, at + 1, a, at + 1)
             sites.append(RawSite("F7", a, at + 1, None, (target,), lead, "medium"))
     return sites
@@ -549,24 +550,9 @@ def _block_site(
     return RawSite("F2", site_line, column, tool, tuple(params), block)
 
 
-def _as_written(kind: ValueKind) -> ValueKind:
-    """Markdown holds no variables: an unquoted word in a block, a list or a sentence is the
-    value as written."""
-    return ValueKind.LITERAL if kind is ValueKind.BARE else kind
-
-
 def _yaml_literal(param: Param) -> Param:
-    if param.kind is not ValueKind.BARE:
-        return param
-    return Param(
-        param.key,
-        param.value,
-        ValueKind.LITERAL,
-        param.line,
-        param.column,
-        param.value_line,
-        param.value_column,
-    )
+    kind = as_written(param.kind)
+    return Param(param.key, param.value, kind, param.line, param.column, param.value_line, param.value_column)
 
 
 def _strip_bullet(line: str) -> str:
@@ -663,7 +649,7 @@ def _cell_param(cells: list[tuple[str, int]], col: int | None, key: str, line: i
     if not raw or is_absent(raw):
         return None
     value, kind = classify(raw)
-    kind = _as_written(kind)
+    kind = as_written(kind)
     return Param(key, value, kind, line, at + 1, line, at + 1)
 
 
@@ -709,7 +695,7 @@ def _item_param(lines: list[str], at: int) -> Param | None:
     if m.group("key") == "name" and (_NEGATED_VALUE.match(m.group("value")) or not raw_value):
         return None
     value, kind = classify(raw_value)
-    kind = _as_written(kind)
+    kind = as_written(kind)
     if m.group("key") == "name" and is_absent(value):
         return None
     return Param(m.group("key"), value, kind, at, m.start("key") + 1, at, value_column)
@@ -785,7 +771,7 @@ def _add_inline(
     if key in found:
         return
     value, kind = classify(raw)
-    kind = _as_written(kind)
+    kind = as_written(kind)
     if key == "name" and (is_absent(value) or _FORBID.search(text[: at[0]].split(",")[-1])):
         return
     line, column = index.position(at[0])
@@ -899,9 +885,6 @@ def _shift(param: Param | None) -> Param | None:
     )
 
 
-_ABBREVIATIONS = ("e.g", "i.e", "etc", "vs", "cf")
-
-
 def _split_sentences(lines: list[str], start: int, end: int) -> list[Sentence]:
     text = "\n".join(lines[start:end])
     index = LineIndex(text, start + 1)
@@ -917,7 +900,7 @@ def _split_sentences(lines: list[str], start: int, end: int) -> list[Sentence]:
             continue
         if in_code or ch not in ".!?" or i + 1 >= len(text) or not text[i + 1].isspace():
             continue
-        if text[max(0, i - 4) : i].lower().endswith(_ABBREVIATIONS):
+        if re.search(r"(?<![\w.])(?:e\.g|i\.e|etc|vs|cf)$", text[max(0, i - 5) : i], re.IGNORECASE):
             continue
         out.append(_sentence(text, begin, i + 1, index))
         begin = i + 1

@@ -117,6 +117,11 @@ def _unquote(text: str) -> tuple[str, bool] | None:
     return None
 
 
+def as_written(kind: ValueKind) -> ValueKind:
+    """Markdown and YAML hold no variables: an unquoted word there is the value as written."""
+    return ValueKind.LITERAL if kind is ValueKind.BARE else kind
+
+
 def is_absent(value: str) -> bool:
     return value.strip().lower() in _NULLS
 
