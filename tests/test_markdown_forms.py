@@ -417,3 +417,8 @@ def test_positions_of_bold_teammate_names_and_fork_agents() -> None:
     assert [s.name.column for s in parsed.sites if s.name] == [43, 57]
     fork = parse_text("skills/s/SKILL.md", "---\ncontext: fork\nagent: a\n---\n", FileKind.SKILL).sites[0]
     assert fork.subagent_type is not None and fork.subagent_type.value_position == (3, 8)
+
+
+def test_an_example_tag_named_in_code_opens_nothing() -> None:
+    text = "`<example>` blocks in descriptions matter.\n\nUse the `agent-creator` agent for interactive design.\n"
+    assert sites(text) == [("F6", 3, None, "agent-creator")]

@@ -404,12 +404,13 @@ def _example_lines(lines: list[str]) -> set[int]:
     inside: set[int] = set()
     depth = {"example": 0, "commentary": 0}
     for j, line in enumerate(lines):
-        for closing, tag in re.findall(r"<(/?)(example|commentary)>", line, re.IGNORECASE):
+        tags = re.findall(r"<(/?)(example|commentary)>", _CODE_SPAN.sub("", line), re.IGNORECASE)
+        for closing, tag in tags:  # a tag named in `code` opens nothing
             if not closing:
                 depth[tag.lower()] += 1
         if any(depth.values()):
             inside.add(j)
-        for closing, tag in re.findall(r"<(/?)(example|commentary)>", line, re.IGNORECASE):
+        for closing, tag in tags:
             if closing:
                 depth[tag.lower()] = max(0, depth[tag.lower()] - 1)
     return inside
