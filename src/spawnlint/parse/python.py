@@ -23,7 +23,8 @@ from spawnlint.model import (
     ValueKind,
 )
 from spawnlint.parse.frontmatter import parse_tool_list
-from spawnlint.parse.markdown import analyse, mentions_send_message_tool
+from spawnlint.parse.markdown import analyse
+from spawnlint.parse.send_message import mentions_send_message_tool
 from spawnlint.parse.spawn_syntax import classify, is_absent, split_lines
 
 # libcst's native parser kills the process at about 1,500 nested brackets: refuse far sooner.

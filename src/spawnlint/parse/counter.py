@@ -1,0 +1,96 @@
+"""Counter-examples: spawns shown as wrong (under WRONG / Bad / ❌ / Don't headings, lead lines
+and fence comments) and `<example>` dialogues, which are not spawn sites."""
+
+from __future__ import annotations
+
+import re
+
+from spawnlint.parse.text import CODE_SPAN, HEADING_IN_TEXT, RawSite, Structure, previous_nonblank
+
+_COUNTER_EMOJI = re.compile(r"❌|✗|✘|🚫|⛔|👎")
+
+
+_LEADING_EMOJI = re.compile(r"^[\s>*#+|`/<!\-]*(?:\d+[.)]\s*)?(?:\*\*|__)?\s*(?:❌|✗|✘|🚫|⛔|👎)")
+
+
+_COUNTER_LABEL = re.compile(
+    r"^[\s#>*_\-+|`/<!]*(?:\d+[.)]\s*)?(?:\*\*|__)?\s*"
+    r"(?P<word>wrong|bad|incorrect|broken|anti-?patterns?|avoid|don[’']?t|do\s+not|never)\b"
+    r"|\b(?:wrong|bad|incorrect)\s*(?::|\)|—|–|-\s)|\banti-?patterns?\b|\bWRONG\b|\bINCORRECT\b",
+    re.IGNORECASE,
+)
+
+
+_WEAK_WORDS = frozenset({"avoid", "don't", "don’t", "dont", "do not", "never"})
+
+
+_TRAILING_COUNTER = re.compile(r"(?:#|//|<!--)\s*(?:❌|wrong|bad|incorrect|don[’']?t|never)\b", re.IGNORECASE)
+
+
+_COMMENT_LINE = re.compile(r"^\s*(?:#|//|<!--|--|/\*|\*)")
+
+
+def example_lines(lines: list[str]) -> set[int]:
+    """Lines inside `<example>` ... `</example>` (and `<commentary>` ... `</commentary>`, often
+    nested in them): dialogues that show delegation, not spawns."""
+    inside: set[int] = set()
+    depth = {"example": 0, "commentary": 0}
+    for j, line in enumerate(lines):
+        tags = re.findall(r"<(/?)(example|commentary)>", CODE_SPAN.sub("", line), re.IGNORECASE)
+        for closing, tag in tags:  # a tag named in `code` opens nothing
+            if not closing:
+                depth[tag.lower()] += 1
+        if any(depth.values()):
+            inside.add(j)
+        for closing, tag in tags:
+            if closing:
+                depth[tag.lower()] = max(0, depth[tag.lower()] - 1)
+    return inside
+
+
+def is_counter_example(structure: Structure, site: RawSite) -> bool:
+    """A spawn shown as wrong: under a heading or lead line marked WRONG / Bad / ❌ / Don't...
+    "Never"/"Don't" leads often introduce the *right* way too, so they mark only named spawns."""
+    named = any(p.key == "name" for p in site.params)
+    own = structure.lines[site.line]
+    # A ❌ before the call marks it (`❌ Task(...)`); one inside its prompt does not.
+    if _COUNTER_EMOJI.search(own[: site.column - 1]) or _TRAILING_COUNTER.search(own):
+        return True
+    heading, *leads = _context_lines(structure, site)[1:] or [""]
+    if heading and _COUNTER_EMOJI.search(heading):
+        return True
+    for line in [heading, *leads]:
+        if _LEADING_EMOJI.match(line):
+            return True
+        # "... like this. Don't do this:" — the lead is the line's last sentence
+        text = re.split(r"(?<=[.!?])\s+", line.strip())[-1] if line.strip() else line
+        m = _COUNTER_LABEL.search(line) or _COUNTER_LABEL.search(text)
+        if m is None:
+            continue
+        word = (m.group("word") or "").lower()
+        if named or re.sub(r"\s+", " ", word) not in _WEAK_WORDS:
+            return True
+    return False
+
+
+def _context_lines(structure: Structure, site: RawSite) -> list[str]:
+    """The site's line, the heading above it ("" when none), and the lines that introduce it."""
+    lines = structure.lines
+    context: list[str] = [lines[site.line]]
+    heading = next((h for h in reversed(structure.headings) if h[0] < site.line), None)
+    context.append(heading[2] if heading is not None else "")
+    block = site.block
+    if block.kind == "fence":
+        inner = previous_nonblank(lines, site.line - 1, block.start)
+        if inner is not None and _COMMENT_LINE.match(lines[inner]):
+            context.append(lines[inner])
+            return context
+        above = block.fence_open if block.fence_open is not None else block.start
+    else:
+        above = block.start
+        if site.line > block.start:
+            context.append(lines[site.line - 1])
+    lead = previous_nonblank(lines, above - 1, max(0, above - 3))
+    if lead is not None and not HEADING_IN_TEXT.match(lines[lead]):
+        context.append(lines[lead])
+    return context

@@ -1,0 +1,110 @@
+"""The text model of a markdown file: its blocks and list leads (built by markdown.py), the
+raw spawn sites found in them, and sentences (the unit of the no-name rule and of prose forms)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from spawnlint.model import Param, Sentence
+from spawnlint.parse.spawn_syntax import LineIndex
+
+CODE_SPAN = re.compile(r"`([^`\n]+)`")
+HEADING_IN_TEXT = re.compile(r"^\s{0,3}(#{1,6})\s")
+
+
+@dataclass(frozen=True)
+class Block:
+    kind: str  # "fence", "code", "paragraph", "html"
+    start: int  # 0-based index of the first line of the block's text
+    end: int  # 0-based, exclusive
+    fence_open: int | None  # 0-based line of the opening fence, for "fence"
+
+
+@dataclass(frozen=True)
+class Structure:
+    lines: list[str]
+    blocks: tuple[Block, ...]
+    headings: tuple[tuple[int, int, str], ...]  # (0-based line, level, text)
+    leads: tuple[tuple[Block, tuple[tuple[int, int], ...]], ...]  # paragraph, its list's items
+
+
+@dataclass(frozen=True)
+class RawSite:
+    form: str
+    line: int  # 0-based
+    column: int  # 1-based
+    tool: str | None
+    params: tuple[Param, ...]
+    block: Block
+    confidence: str = "high"
+
+
+def block_sentences(structure: Structure, block: Block) -> list[Sentence]:
+    """Sentences of a paragraph; of a fence or code block, paragraph by blank-line paragraph."""
+    if block.kind == "paragraph":
+        return split_sentences(structure.lines, block.start, block.end)
+    out: list[Sentence] = []
+    start = block.start
+    for j in range(block.start, block.end + 1):
+        if j == block.end or not structure.lines[j].strip():
+            if j > start:
+                out.extend(split_sentences(structure.lines, start, j))
+            start = j + 1
+    return out
+
+
+def previous_nonblank(lines: list[str], start: int, stop: int) -> int | None:
+    for j in range(start, stop - 1, -1):
+        if j < 0:
+            return None
+        if lines[j].strip():
+            return j
+    return None
+
+
+def split_sentences(lines: list[str], start: int, end: int) -> list[Sentence]:
+    text = "\n".join(lines[start:end])
+    index = LineIndex(text, start + 1)
+    out: list[Sentence] = []
+    begin = 0
+    in_code = False
+    for i, ch in enumerate(text):
+        if ch == "`":
+            in_code = not in_code
+        if ch == "\n" and (_table_row_edge(text, begin, i) or _is_label_line(text, i)):
+            out.append(_sentence(text, begin, i, index))  # a table row, a "**Label:**" line
+            begin, in_code = i + 1, False
+            continue
+        if in_code or ch not in ".!?" or i + 1 >= len(text) or not text[i + 1].isspace():
+            continue
+        if re.search(r"(?<![\w.])(?:e\.g|i\.e|etc|vs|cf)$", text[max(0, i - 5) : i], re.IGNORECASE):
+            continue
+        out.append(_sentence(text, begin, i + 1, index))
+        begin = i + 1
+    if text[begin:].strip():
+        out.append(_sentence(text, begin, len(text), index))
+    return [s for s in out if s.text]
+
+
+_LABEL_LINE = re.compile(r"\s*\*\*[^*\n]{1,60}(?::\*\*|\*\*:)\s*")
+
+
+def _is_label_line(text: str, newline: int) -> bool:
+    """A line that is only a bold label (`**Task Instructions:**`) ends its sentence."""
+    return _LABEL_LINE.fullmatch(text, text.rfind("\n", 0, newline) + 1, newline) is not None
+
+
+def _table_row_edge(text: str, begin: int, newline: int) -> bool:
+    """A newline that ends or starts a table row: each row is a sentence of its own."""
+    return text[begin:newline].lstrip().startswith("|") or text[newline + 1 : newline + 80].lstrip(
+        " \t"
+    ).startswith("|")
+
+
+def _sentence(text: str, a: int, b: int, index: LineIndex) -> Sentence:
+    chunk = text[a:b]
+    lead = len(chunk) - len(chunk.lstrip())
+    line, column = index.position(a + lead)
+    end_line, _ = index.position(max(a + lead, b - 1))
+    return Sentence(line, end_line, column, chunk.strip())
