@@ -220,3 +220,10 @@ def test_concise_output_neutralises_control_characters(project: Make) -> None:
     files["commands/review.md"] = files["commands/review.md"].replace('"critic-1"', '"c\x1b[2Jx"')
     out = run_cli("check", "--root", str(project(files))).out
     assert "\x1b" not in out and "c\\x1b[2Jx" in out
+
+
+def test_unusable_baseline_is_a_usage_error(project: Make, tmp_path: Path) -> None:
+    bad = tmp_path / "baseline.json"
+    bad.write_text("{not json")
+    run = run_cli("check", "--root", str(project(PLUGIN)), "--baseline", str(bad))
+    assert run.code == 2 and "--baseline" in run.err

@@ -127,7 +127,11 @@ def _check(args: argparse.Namespace) -> int:
     paths = _report_paths(args.paths, root)
     if paths == ():
         return 0  # pre-commit passed only files outside the project: nothing to report
-    baseline = load_baseline(args.baseline) if args.baseline else frozenset()
+    try:
+        baseline = load_baseline(args.baseline) if args.baseline else frozenset()
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        print(f"spawnlint: --baseline {args.baseline}: cannot use it ({exc})", file=sys.stderr)
+        return 2
     result = lint(root, settings)
     diagnostics = apply(result.diagnostics, result.project, Filters(select, ignore, paths, baseline))
     fmt = args.output_format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "concise")
