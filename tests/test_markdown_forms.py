@@ -422,3 +422,15 @@ def test_positions_of_bold_teammate_names_and_fork_agents() -> None:
 def test_an_example_tag_named_in_code_opens_nothing() -> None:
     text = "`<example>` blocks in descriptions matter.\n\nUse the `agent-creator` agent for interactive design.\n"
     assert sites(text) == [("F6", 3, None, "agent-creator")]
+
+
+def test_f7_described_agent_bullets_with_their_names() -> None:
+    text = (
+        "Spawn all teammates in a single message with multiple Agent tool calls:\n\n"
+        '- **One `shop:union-dev` agent per track** — each with `name: "track-N"` and `team_name: T`\n'
+        '- **One persistent `shop:devils-advocate` agent** — with `name: "devils-advocate"`\n'
+    )
+    assert sites(text) == [
+        ("F7", 3, "track-N", "shop:union-dev"),
+        ("F7", 4, "devils-advocate", "shop:devils-advocate"),
+    ]

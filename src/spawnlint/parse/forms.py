@@ -259,7 +259,9 @@ def _list_spawns(
             value, kind = classify(name)
             kind = as_written(kind)
             target = Param("subagent_type", value, kind, a, at + 1, a, at + 1)
-            sites.append(RawSite("F7", a, at + 1, None, (target,), lead, "medium"))
+            # "... — each with `name: "track-N"`": a name given in the agent's own bullet
+            given = [p for p in _sentence_params(Sentence(a + 1, a + 1, 1, lines[a])) if p.key == "name"]
+            sites.append(RawSite("F7", a, at + 1, None, (target, *given), lead, "medium"))
     return sites
 
 

@@ -347,7 +347,13 @@ def bullet_reference(item: str, strong_lead: bool) -> tuple[str, int] | None:
     head = item[m.end() :]
     marked = re.match(rf"(?P<mark>\*\*|__|`)(?P<name>\{{?{_ID}\}}?(?:-[\w-]+)?)(?P=mark)", head)
     plain = re.match(r"(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)*)\s*(?::|—|–|\s-\s)", head)
-    ref = marked or plain
+    # `- **One `shop:union-dev` agent per track** — ...`: a few words, then the agent
+    described = re.match(
+        rf"(?:\*\*|__)?(?:[\w-]+\s+){{1,3}}?(?P<mark>`|\*\*)(?P<name>{_ID})(?P=mark)\s+(?:sub-?)?agents?\b",
+        head,
+        re.IGNORECASE,
+    )
+    ref = marked or plain or described
     if ref is None:
         return None
     name = ref.group("name")
