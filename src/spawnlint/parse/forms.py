@@ -8,6 +8,7 @@ from bisect import bisect_right
 
 from spawnlint.model import Param, Section, Sentence, SpawnSite, ValueKind, section_of
 from spawnlint.parse.counter import example_lines
+from spawnlint.parse.prose import bullet_reference, find_prose_spawns, spawn_lead, team_verb, teammate_names
 from spawnlint.parse.rule_sentence import is_rule_sentence
 from spawnlint.parse.send_message import mentions_send_message_tool
 from spawnlint.parse.spawn_syntax import (
@@ -177,8 +178,6 @@ def _leads_of(structure: Structure, site_lines: set[int]) -> list[Block]:
 
 def _prose_sites(structure: Structure, claimed: set[int]) -> list[RawSite]:
     """F7 lists, then F6/F8 sentences, in text outside the structured sites."""
-    from spawnlint.parse.prose import find_prose_spawns
-
     lines = structure.lines
     sites: list[RawSite] = []
     examples = example_lines(lines)
@@ -208,15 +207,9 @@ def _prose_sites(structure: Structure, claimed: set[int]) -> list[RawSite]:
                 line, column = index.position(spawn.offset)
                 params = []
                 if spawn.target:
-                    t_line, t_col = index.position(spawn.target_offset)
-                    params.append(
-                        Param("subagent_type", spawn.target, ValueKind.LITERAL, t_line, t_col, t_line, t_col)
-                    )
+                    params.append(_param_at("subagent_type", spawn.target, index, spawn.target_offset))
                 if spawn.name:
-                    n_line, n_col = index.position(spawn.name_offset)
-                    value, kind = classify(spawn.name)
-                    kind = as_written(kind)
-                    params.append(Param("name", value, kind, n_line, n_col, n_line, n_col))
+                    params.append(_param_at("name", spawn.name, index, spawn.name_offset))
                 sites.append(RawSite(spawn.form, line, column, None, tuple(params), block, "medium"))
     return sites
 
@@ -230,8 +223,6 @@ def _list_spawns(
 ) -> list[RawSite]:
     """F7 (`Spawn three subagents:` + one bullet per agent) and F8 whose teammates are the
     bullets (`Create a team with one teammate per name below:` + `` - `frontend` ``)."""
-    from spawnlint.parse.prose import bullet_reference, spawn_lead, team_verb, teammate_names
-
     lines = structure.lines
     text = lead_sentence.text
     index = LineIndex(text, lead_sentence.line - 1, lead_sentence.column)
@@ -559,9 +550,7 @@ def _inline_param_sites(structure: Structure, block: Block, claimed: set[int]) -
     for sentence in split_sentences(structure.lines, block.start, block.end):
         params = _sentence_params(sentence)
         keys = {p.key for p in params}
-        mentions_spawn = bool(_TOOL_MENTION.search(sentence.text)) or bool(
-            _SPAWN_VERB.search(sentence.text) and _AGENT_WORD.search(sentence.text)
-        )
+        mentions_spawn = _last_spawn_mention(sentence.text) is not None
         if not mentions_spawn and not ({"name", "prompt", "description"} & keys):
             continue  # "Why `subagent_type: "default"`?" explains a spawn; it is not one
         if "subagent_type" not in keys and not ("name" in keys and mentions_spawn):
@@ -581,14 +570,18 @@ def _inline_param_sites(structure: Structure, block: Block, claimed: set[int]) -
 
 
 def _prose_target(sentence: Sentence) -> Param | None:
-    from spawnlint.parse.prose import find_prose_spawns
-
     index = LineIndex(sentence.text, sentence.line - 1, sentence.column)
     for spawn in find_prose_spawns(sentence.text):
         if spawn.target:
-            line, column = index.position(spawn.target_offset)
-            return Param("subagent_type", spawn.target, ValueKind.LITERAL, line, column, line, column)
+            return _param_at("subagent_type", spawn.target, index, spawn.target_offset)
     return None
+
+
+def _param_at(key: str, raw: str, index: LineIndex, offset: int) -> Param:
+    """A parameter named in prose, as written, at its offset in the sentence."""
+    value, kind = classify(raw)
+    line, column = index.position(offset)
+    return Param(key, value, as_written(kind), line, column, line, column)
 
 
 def _sentence_params(sentence: Sentence) -> tuple[Param, ...]:
