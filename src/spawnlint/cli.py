@@ -7,15 +7,19 @@ import os
 import sys
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from spawnlint import __version__
-from spawnlint.config import ConfigError, load_settings
+from spawnlint.atomic import write_atomically
+from spawnlint.config import ConfigError, Settings, load_settings, show
 from spawnlint.discover import find_root
-from spawnlint.model import Severity
+from spawnlint.model import Diagnostic, Severity
 from spawnlint.report import FORMATS
-from spawnlint.rules import BY_CODE, RULES
-from spawnlint.suppress import Filters, apply, load_baseline
+from spawnlint.report.colour import colourise, without_summary
+from spawnlint.rules import BY_CODE, CODES, RULES
+from spawnlint.source_lines import SourceLines
+from spawnlint.suppress import Filters, apply, baseline_json, load_baseline
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -31,11 +35,19 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--root", type=Path, help="the project root (default: the enclosing git work tree)")
     check.add_argument("--output-format", choices=sorted(FORMATS), default=None)
     check.add_argument("--select", action="append", default=[], help="codes or prefixes to report")
+    check.add_argument("--extend-select", action="append", default=[], help="add codes to the selection")
     check.add_argument("--ignore", action="append", default=[], help="codes or prefixes not to report")
     check.add_argument("--strict", action="store_true", help="warnings fail the run too")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when findings fail")
     check.add_argument("--statistics", action="store_true", help="print a count per rule instead")
-    check.add_argument("--baseline", type=Path, help="a JSON report of findings to accept")
+    check.add_argument("--baseline", type=Path, help="a baseline file: hide the findings it records")
+    check.add_argument("--write-baseline", type=Path, metavar="FILE", help="record today's findings")
+    check.add_argument("--config", type=Path, help="the configuration file (default: the nearest)")
+    check.add_argument("--show-settings", action="store_true", help="print the settings used, and from where")
+    check.add_argument("-q", "--quiet", action="store_true", help="print the findings and nothing else")
+    check.add_argument(
+        "--color", choices=["auto", "always", "never"], default="auto", help="colour (auto: on a terminal)"
+    )
 
     audit = verbs.add_parser("audit", help="a one-off report of the project's agents, spawns and findings")
     audit.add_argument(
@@ -43,6 +55,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     audit.add_argument("--root", type=Path, help="the project root, as for check")
     audit.add_argument("--output-format", choices=["markdown", "json"], default="markdown")
+    audit.add_argument("--config", type=Path, help="the configuration file (default: the nearest)")
 
     rule = verbs.add_parser("rule", help="print a rule's page")
     rule.add_argument("code", nargs="?", help="e.g. SL101; without it, list the rules")
@@ -103,9 +116,9 @@ def _audit(args: argparse.Namespace) -> int:
         root = _project_root(args.root, Path.cwd())
     if root is None:
         return 2
-    settings = load_settings(root)
+    settings = load_settings(root, Path.cwd(), args.config, CODES)
     result = lint(root, settings)
-    diagnostics = apply(result.diagnostics, result.project, Filters(settings.select, settings.ignore))
+    diagnostics = apply(result.diagnostics, result.project, _filters(settings), SourceLines(root))
     render = render_json if args.output_format == "json" else render_markdown
     sys.stdout.write(render(result.project, diagnostics))
     return 0
@@ -117,10 +130,12 @@ def _check(args: argparse.Namespace) -> int:
     root = _project_root(args.root, Path.cwd())
     if root is None:
         return 2
-    settings = load_settings(root)
-    select = _codes(args.select) or settings.select
-    ignore = _codes(args.ignore) + settings.ignore
-    unknown = [c for c in select + ignore if not any(code.startswith(c) for code in BY_CODE)]
+    settings = load_settings(root, Path.cwd(), args.config, CODES)
+    if args.show_settings:
+        sys.stdout.write(show(settings))
+        return 0
+    cli_codes = _codes(args.select) + _codes(args.extend_select) + _codes(args.ignore)
+    unknown = [c for c in cli_codes if not any(code.startswith(c) for code in CODES)]
     if unknown:
         print(f"spawnlint: unknown rule code or prefix: {', '.join(unknown)}", file=sys.stderr)
         return 2
@@ -128,22 +143,77 @@ def _check(args: argparse.Namespace) -> int:
     if paths == ():
         return 0  # pre-commit passed only files outside the project: nothing to report
     try:
-        baseline = load_baseline(args.baseline) if args.baseline else frozenset()
+        baseline = load_baseline(args.baseline) if args.baseline else {}
     except (OSError, ValueError, KeyError, TypeError) as exc:
         print(f"spawnlint: --baseline {args.baseline}: cannot use it ({exc})", file=sys.stderr)
         return 2
+    filters = replace(
+        _filters(settings),
+        select=_codes(args.select) or settings.select,
+        extend_select=settings.extend_select + _codes(args.extend_select),
+        ignore=settings.ignore + _codes(args.ignore),
+        paths=paths,
+        baseline=baseline,
+    )
     result = lint(root, settings)
-    diagnostics = apply(result.diagnostics, result.project, Filters(select, ignore, paths, baseline))
-    fmt = args.output_format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "concise")
+    lines = SourceLines(root)
+    diagnostics = apply(result.diagnostics, result.project, filters, lines)
+    if args.write_baseline:
+        return _write_baseline(args.write_baseline, diagnostics, lines, args.quiet)
+    _print_report(args, diagnostics, str(root))
+    strict = args.strict or settings.strict
+    failing = [
+        d for d in diagnostics if d.severity is Severity.ERROR or strict and d.severity is Severity.WARNING
+    ]
+    return 1 if failing and not args.exit_zero else 0
+
+
+def _filters(settings: Settings) -> Filters:
+    return Filters(
+        select=settings.select,
+        ignore=settings.ignore,
+        extend_select=settings.extend_select,
+        per_file_ignores=settings.per_file_ignores,
+        severity=settings.severity,
+    )
+
+
+def _print_report(args: argparse.Namespace, diagnostics: list[Diagnostic], root: str) -> None:
     if args.statistics:
         counts = Counter(d.code for d in diagnostics)
         for code, count in sorted(counts.items()):
             print(f"{count:>5}  {code}  {BY_CODE[code].name}")
-    else:
-        sys.stdout.write(FORMATS[fmt](diagnostics, str(root)))
-    strict = args.strict or settings.strict
-    failing = [d for d in diagnostics if d.severity is Severity.ERROR or strict]
-    return 1 if failing and not args.exit_zero else 0
+        return
+    fmt = args.output_format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "concise")
+    text = FORMATS[fmt](diagnostics, root)
+    if args.quiet and fmt in ("concise", "full", "github"):
+        text = without_summary(text, diagnostics)
+    if fmt in ("concise", "full") and _colour(args.color):
+        text = colourise(text)
+    sys.stdout.write(text)
+
+
+def _colour(choice: str) -> bool:
+    """Colour on a terminal only; NO_COLOR (any value) turns it off, FORCE_COLOR on."""
+    if choice != "auto":
+        return choice == "always"
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return sys.stdout.isatty() and os.environ.get("TERM") != "dumb"
+
+
+def _write_baseline(path: Path, diagnostics: list[Diagnostic], lines: SourceLines, quiet: bool) -> int:
+    text = baseline_json(diagnostics, lines)
+    try:
+        write_atomically(path, text.encode("utf-8"))
+    except OSError as exc:
+        print(f"spawnlint: --write-baseline {path}: cannot write it ({exc.strerror or exc})", file=sys.stderr)
+        return 2
+    if not quiet:
+        print(f"spawnlint: recorded {len(diagnostics)} finding(s) in {path}", file=sys.stderr)
+    return 0
 
 
 def _report_paths(raw: list[str], root: Path) -> tuple[str, ...] | None:

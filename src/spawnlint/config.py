@@ -1,4 +1,4 @@
-"""Settings from `[tool.spawnlint]` in pyproject.toml or from .spawnlint.toml."""
+"""Settings from `[tool.spawnlint]` in pyproject.toml or from .spawnlint.toml (the nearest wins)."""
 
 from __future__ import annotations
 
@@ -28,46 +28,97 @@ class NoNameRule:
 
 
 @dataclass(frozen=True)
+class ConfiguredAgent:
+    """An agent defined outside the project (`[tool.spawnlint.agents]`): an exact id or a glob."""
+
+    pattern: str  # lower-case; fnmatch syntax
+    tools: tuple[str, ...] | None  # None: every tool ("*")
+    tools_known: bool = True  # False for `true`: the agent exists, its tools are not stated
+
+
+@dataclass(frozen=True)
 class Settings:
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
+    extend_select: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     strict: bool = False
     severity: Mapping[str, str] = field(default_factory=dict)
     exclude: tuple[str, ...] = ()
     units: tuple[str, ...] = ("commands", "skills")
-    external_agents: tuple[str, ...] = ()
+    agents: tuple[ConfiguredAgent, ...] = ()
     max_file_bytes: int = 2 * 1024 * 1024
     no_name_rule: NoNameRule = NoNameRule()
     spawn_callables: tuple[str, ...] = ("Agent", "Task")
+    source: str | None = None  # the configuration file read, None for the defaults
 
 
+SEVERITIES = ("error", "warning", "info")
 _UNITS = {"commands", "skills", "agents"}
+_KEYS = {
+    "select",
+    "ignore",
+    "extend-select",
+    "per-file-ignores",
+    "strict",
+    "severity",
+    "exclude",
+    "units",
+    "agents",
+    "max-file-size",
+    "no-name-rule",
+    "python",
+}
+_CONFIG_FILES = (".spawnlint.toml", "pyproject.toml")
 
 
-def load_settings(root: Path) -> Settings:
-    table = _find_table(root)
+def load_settings(
+    root: Path, start: Path | None = None, explicit: Path | None = None, known_codes: tuple[str, ...] = ()
+) -> Settings:
+    """The settings of the nearest configuration file, looking from `start` up to `root`: in one
+    folder `.spawnlint.toml` wins over `pyproject.toml`, and a pyproject.toml without a
+    `[tool.spawnlint]` table does not count. `explicit` (--config) overrides the search."""
+    found = _read(explicit, explicit=True) if explicit else _nearest(root, start or root)
+    if found is None:
+        return Settings()
+    path, table = found
     try:
-        return _settings(table)
+        return _settings(table, str(path), known_codes)
     except (TypeError, ValueError) as exc:
-        raise ConfigError(f"invalid [tool.spawnlint] configuration: {exc}") from exc
+        raise ConfigError(f"{path}: invalid configuration: {exc}") from exc
 
 
-def _find_table(root: Path) -> dict[str, Any]:
-    for name in (".spawnlint.toml", "pyproject.toml"):
-        path = root / name
-        if not path.is_file():
-            continue
-        try:
-            data = tomllib.loads(path.read_text("utf-8-sig"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-            raise ConfigError(f"{name}: cannot read configuration: {exc}") from exc
-        tool = data.get("tool", {})
-        table = tool.get("spawnlint") if isinstance(tool, dict) else None
-        if isinstance(table, dict):
-            return table
-        if name == ".spawnlint.toml":
-            return data
-    return {}
+def _nearest(root: Path, start: Path) -> tuple[Path, dict[str, Any]] | None:
+    root = root.resolve()
+    folder = start.resolve()
+    if folder != root and root not in folder.parents:
+        folder = root
+    while True:
+        for name in _CONFIG_FILES:
+            found = _read(folder / name)
+            if found is not None:
+                return found
+        if folder == root or folder.parent == folder:
+            return None
+        folder = folder.parent
+
+
+def _read(path: Path, explicit: bool = False) -> tuple[Path, dict[str, Any]] | None:
+    if not path.is_file():
+        if explicit:
+            raise ConfigError(f"{path}: no such configuration file")
+        return None
+    try:
+        data = tomllib.loads(path.read_text("utf-8-sig"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read configuration: {exc}") from exc
+    tool = data.get("tool", {})
+    table = tool.get("spawnlint") if isinstance(tool, dict) else None
+    if isinstance(table, dict):
+        return path, table
+    if path.name != "pyproject.toml":
+        return path, data  # .spawnlint.toml: the same keys at the top level
+    return None
 
 
 def _strings(table: Mapping[str, Any], key: str, default: tuple[str, ...] = ()) -> tuple[str, ...]:
@@ -79,49 +130,92 @@ def _strings(table: Mapping[str, Any], key: str, default: tuple[str, ...] = ()) 
     return tuple(value)
 
 
-def _settings(table: dict[str, Any]) -> Settings:
-    known = {
-        "select",
-        "ignore",
-        "strict",
-        "severity",
-        "exclude",
-        "units",
-        "external-agents",
-        "max-file-size",
-        "no-name-rule",
-        "python",
-    }
-    unknown = sorted(set(table) - known)
+def _codes(table: Mapping[str, Any], key: str, known: tuple[str, ...]) -> tuple[str, ...]:
+    codes = tuple(c.strip().upper() for c in _strings(table, key))
+    _check_codes(codes, key, known)
+    return codes
+
+
+def _check_codes(codes: tuple[str, ...], key: str, known: tuple[str, ...]) -> None:
+    unknown = [c for c in codes if known and not any(k.startswith(c) for k in known)]
     if unknown:
-        raise ValueError(f"unknown key(s) {', '.join(unknown)}")
+        raise ValueError(f"`{key}`: unknown rule code or prefix {', '.join(unknown)}")
+
+
+def _settings(table: dict[str, Any], source: str, known: tuple[str, ...]) -> Settings:
+    unknown = sorted(set(table) - _KEYS)
+    if unknown:
+        raise ValueError(f"unknown key(s) {', '.join(unknown)}; known keys: {', '.join(sorted(_KEYS))}")
     units = _strings(table, "units", ("commands", "skills"))
     if set(units) - _UNITS:
         raise ValueError(f"`units` may hold only {sorted(_UNITS)}")
-    severity = table.get("severity", {})
-    if not isinstance(severity, dict) or any(v not in ("error", "warning") for v in severity.values()):
-        raise ValueError('`severity` maps codes to "error" or "warning"')
     strict = table.get("strict", False)
     if not isinstance(strict, bool):
         raise TypeError("`strict` must be true or false")
     max_size = table.get("max-file-size", Settings.max_file_bytes)
-    if not isinstance(max_size, int) or max_size <= 0:
+    if not isinstance(max_size, int) or isinstance(max_size, bool) or max_size <= 0:
         raise ValueError("`max-file-size` must be a positive number of bytes")
     python = table.get("python", {})
     if not isinstance(python, dict):
         raise TypeError("[tool.spawnlint.python] must be a table")
+    if set(python) - {"spawn-callables"}:
+        raise ValueError(f"unknown python key(s) {', '.join(sorted(set(python) - {'spawn-callables'}))}")
     return Settings(
-        select=_strings(table, "select"),
-        ignore=_strings(table, "ignore"),
+        select=_codes(table, "select", known),
+        ignore=_codes(table, "ignore", known),
+        extend_select=_codes(table, "extend-select", known),
+        per_file_ignores=_per_file_ignores(table.get("per-file-ignores", {}), known),
         strict=strict,
-        severity={k.upper(): v for k, v in severity.items()},
+        severity=_severity(table.get("severity", {}), known),
         exclude=_strings(table, "exclude"),
         units=units,
-        external_agents=_strings(table, "external-agents"),
+        agents=_agents(table.get("agents", {})),
         max_file_bytes=max_size,
         no_name_rule=_no_name_rule(table.get("no-name-rule", {})),
         spawn_callables=_strings(python, "spawn-callables", ("Agent", "Task")),
+        source=source,
     )
+
+
+def _severity(value: Any, known: tuple[str, ...]) -> dict[str, str]:
+    if not isinstance(value, dict):
+        raise TypeError("`severity` must be a table of codes")
+    out = {}
+    for code, level in value.items():
+        if level not in SEVERITIES:
+            raise ValueError(f"`severity.{code}` must be one of {', '.join(SEVERITIES)}, not {level!r}")
+        if known and code.upper() not in known:
+            raise ValueError(f"`severity`: unknown rule code {code}")
+        out[code.upper()] = level
+    return out
+
+
+def _per_file_ignores(value: Any, known: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    if not isinstance(value, dict):
+        raise TypeError("`per-file-ignores` must be a table of glob = [codes]")
+    out = []
+    for glob, codes in value.items():
+        key = f'per-file-ignores."{glob}"'
+        listed = _codes({key: codes}, key, known)
+        out.append((glob, listed))
+    return tuple(out)
+
+
+def _agents(value: Any) -> tuple[ConfiguredAgent, ...]:
+    if not isinstance(value, dict):
+        raise TypeError('`agents` must be a table of agent id = [tools], "*" or true')
+    out = []
+    for agent_id, tools in value.items():
+        pattern = agent_id.strip().lower()
+        if tools is True:
+            out.append(ConfiguredAgent(pattern, None, tools_known=False))
+        elif tools == "*":
+            out.append(ConfiguredAgent(pattern, None))
+        elif isinstance(tools, list) and all(isinstance(t, str) for t in tools):
+            out.append(ConfiguredAgent(pattern, tuple(tools)))
+        else:
+            raise ValueError(f'`agents."{agent_id}"` must be a list of tool names, "*" or true')
+    return tuple(out)
 
 
 def _no_name_rule(table: Any) -> NoNameRule:
@@ -132,22 +226,52 @@ def _no_name_rule(table: Any) -> NoNameRule:
         raise ValueError(f"unknown no-name-rule key(s) {', '.join(unknown)}")
     require = table.get("require-mechanism", True)
     if not isinstance(require, bool):
-        raise TypeError("`require-mechanism` must be true or false")
+        raise TypeError("`no-name-rule.require-mechanism` must be true or false")
     pattern = table.get("pattern")
     if pattern is not None:
         if not isinstance(pattern, str):
-            raise TypeError("`pattern` must be a string")
+            raise TypeError("`no-name-rule.pattern` must be a string")
         try:
             re.compile(pattern)
         except re.error as exc:
-            raise ValueError(f"`pattern` is not a valid regular expression: {exc}") from exc
+            raise ValueError(f"`no-name-rule.pattern` is not a valid regular expression: {exc}") from exc
     scope = table.get("scope", "unit")
     lines = 0
     if not isinstance(scope, str):
-        raise TypeError("`scope` must be a string")
+        raise TypeError("`no-name-rule.scope` must be a string")
     m = re.fullmatch(r"lines:(\d+)", scope)
     if m:
         scope, lines = "lines", int(m.group(1))
     elif scope not in ("unit", "section"):
-        raise ValueError('`scope` must be "unit", "section" or "lines:N"')
+        raise ValueError('`no-name-rule.scope` must be "unit", "section" or "lines:N"')
     return NoNameRule(require, pattern, scope, lines)
+
+
+def show(settings: Settings) -> str:
+    """The resolved settings, for --show-settings: which file was used and every value."""
+    rule = settings.no_name_rule
+    scope = f"lines:{rule.lines}" if rule.scope == "lines" else rule.scope
+    rows = [
+        f"# settings from: {settings.source or '(none: the defaults)'}",
+        f"select = {list(settings.select)}",
+        f"extend-select = {list(settings.extend_select)}",
+        f"ignore = {list(settings.ignore)}",
+        f"per-file-ignores = {dict((g, list(c)) for g, c in settings.per_file_ignores)}",
+        f"strict = {str(settings.strict).lower()}",
+        f"severity = {dict(settings.severity)}",
+        f"exclude = {list(settings.exclude)}",
+        f"units = {list(settings.units)}",
+        f"max-file-size = {settings.max_file_bytes}",
+        f"agents = {dict((a.pattern, _agent_value(a)) for a in settings.agents)}",
+        f"python.spawn-callables = {list(settings.spawn_callables)}",
+        f"no-name-rule.require-mechanism = {str(rule.require_mechanism).lower()}",
+        f"no-name-rule.pattern = {rule.pattern!r}",
+        f"no-name-rule.scope = {scope!r}",
+    ]
+    return "\n".join(rows) + "\n"
+
+
+def _agent_value(agent: ConfiguredAgent) -> object:
+    if not agent.tools_known:
+        return True
+    return "*" if agent.tools is None else list(agent.tools)

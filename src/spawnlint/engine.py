@@ -13,10 +13,10 @@ from pathlib import Path
 
 from spawnlint.config import Settings
 from spawnlint.discover import Discovery, SourceFile, discover
-from spawnlint.model import Diagnostic, FileKind, Finding, ParsedFile, Problem, Project, Severity
+from spawnlint.model import Diagnostic, FileKind, Finding, ParsedFile, Problem, Project
 from spawnlint.parse import decode, parse_text, python_could_spawn
 from spawnlint.project import build_project
-from spawnlint.rules import RULES
+from spawnlint.rules import RULES, stamp
 
 
 @dataclass(frozen=True)
@@ -128,7 +128,6 @@ def _unreadable(source: SourceFile, why: str) -> ParsedFile:
 def run_rules(project: Project, settings: Settings) -> tuple[Diagnostic, ...]:
     found: set[Diagnostic] = set()
     for rule in RULES:
-        severity = Severity(settings.severity.get(rule.code, rule.severity.value))
-        for f in rule.check(project):
-            found.add(Diagnostic(f.path, f.line, f.column, rule.code, f.message, severity, f.related))
+        if rule.stage == "project":
+            found.update(stamp(rule, rule.check_project(project), settings.severity))
     return tuple(sorted(found))

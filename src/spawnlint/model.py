@@ -4,13 +4,14 @@ the project, and diagnostics."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 
 
 class Severity(str, Enum):
     ERROR = "error"
     WARNING = "warning"
+    INFO = "info"  # shown, never fails the run (not even with --strict)
 
 
 class ValueKind(str, Enum):
@@ -131,18 +132,29 @@ class Section:
 
 
 @dataclass(frozen=True)
-class Suppressions:
-    file_ignored: bool = False
-    # line -> codes (empty tuple = every code)
-    by_line: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+class SuppressionComment:
+    """One `spawnlint: ignore[...]` comment and the lines it silences."""
+
+    line: int
+    column: int
+    codes: tuple[str, ...]  # empty: every code
+    lines: tuple[int, ...]  # empty for ignore-file: the whole file
 
     def covers(self, line: int, code: str) -> bool:
-        if self.file_ignored:
-            return True
-        codes = self.by_line.get(line)
-        if codes is None:
+        if self.lines and line not in self.lines:
             return False
-        return not codes or any(code.startswith(c) for c in codes)
+        return not self.codes or any(code.startswith(c) for c in self.codes)
+
+
+@dataclass(frozen=True)
+class Suppressions:
+    comments: tuple[SuppressionComment, ...] = ()
+
+    def covering(self, line: int, code: str) -> tuple[SuppressionComment, ...]:
+        return tuple(c for c in self.comments if c.covers(line, code))
+
+    def covers(self, line: int, code: str) -> bool:
+        return any(c.covers(line, code) for c in self.comments)
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from fnmatch import fnmatch
 
-from spawnlint.config import Settings
+from spawnlint.config import ConfiguredAgent, Settings
 from spawnlint.discover import Discovery, Plugin, SourceFile
 from spawnlint.model import (
     Agent,
@@ -57,10 +57,9 @@ def build_project(discovery: Discovery, parsed: Mapping[str, ParsedFile], settin
     builtins = tuple(_builtin(name, tools) for name, tools in BUILTIN_AGENTS)
     for agent in builtins:
         index.setdefault(agent.id.lower(), (agent,))
-    external = tuple(e.lower() for e in settings.external_agents)
     unit_ids = _unit_ids(discovery, parsed, settings)
     spawns = tuple(
-        Spawn(site, unit_ids.get(site.path), _resolve(site, index, external, sources))
+        Spawn(site, unit_ids.get(site.path), _resolve(site, index, settings.agents, sources))
         for path in sorted(parsed)
         for site in parsed[path].sites
     )
@@ -155,7 +154,7 @@ def _duplicates(agents: list[Agent]) -> tuple[tuple[Agent, Agent], ...]:
 def _resolve(
     site: SpawnSite,
     index: Mapping[str, tuple[Agent, ...]],
-    external: tuple[str, ...],
+    configured: tuple[ConfiguredAgent, ...],
     sources: Mapping[str, SourceFile],
 ) -> Resolution:
     target = site.subagent_type
@@ -177,11 +176,18 @@ def _resolve(
         return Resolution("resolved", found)
     if found:
         return Resolution("ambiguous", found)
+    elsewhere = next((c for c in configured if fnmatch(value, c.pattern)), None)
+    if elsewhere is not None:
+        return Resolution("external", (_configured(target.value.strip(), elsewhere),))
     if target.kind is ValueKind.BARE:
         return Resolution("dynamic")
-    if any(fnmatch(value, pattern) for pattern in external):
-        return Resolution("external")
     return Resolution("unknown")
+
+
+def _configured(agent_id: str, configured: ConfiguredAgent) -> Agent:
+    """An agent of another repository, as the configuration states its tools."""
+    tools = None if configured.tools is None else _tools(*configured.tools)
+    return Agent(agent_id, agent_id, None, 0, tools, None, False, (), tools_known=configured.tools_known)
 
 
 def _same_plugin(agent: Agent, plugin: Plugin) -> bool:

@@ -1,22 +1,33 @@
-"""The filter stage: --select/--ignore, inline suppressions, baselines and the PATHS that
-limit what is reported (never what is read)."""
+"""The filter stage: select/ignore, per-file ignores, inline suppressions (and SL900 for the ones
+that silence nothing), baselines, and the PATHS that limit what is reported (never what is read)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from fnmatch import fnmatch
 from pathlib import Path
 
-from spawnlint.model import Diagnostic, Project
+from spawnlint.model import Diagnostic, Project, SuppressionComment
+from spawnlint.rules import BY_CODE, stamp
+from spawnlint.source_lines import SourceLines
+
+BaselineKey = tuple[str, str, str]  # path, code, fingerprint of the offending line
+BASELINE_FORMAT = "spawnlint-baseline/1"
 
 
 @dataclass(frozen=True)
 class Filters:
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
+    extend_select: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     paths: tuple[str, ...] | None = None  # posix, relative to the root; None = everything
-    baseline: frozenset[tuple[str, str, str]] = frozenset()
+    baseline: Mapping[BaselineKey, int] = field(default_factory=dict)
+    severity: Mapping[str, str] = field(default_factory=dict)
 
 
 def selected(code: str, select: tuple[str, ...], ignore: tuple[str, ...]) -> bool:
@@ -28,20 +39,63 @@ def selected(code: str, select: tuple[str, ...], ignore: tuple[str, ...]) -> boo
     return chosen > dropped
 
 
-def apply(diagnostics: Iterable[Diagnostic], project: Project, filters: Filters) -> list[Diagnostic]:
-    out = []
+def apply(
+    diagnostics: Iterable[Diagnostic], project: Project, filters: Filters, lines: SourceLines
+) -> list[Diagnostic]:
+    kept, used = _unsuppressed(diagnostics, project)
+    kept += _unused_suppressions(project, used, filters)
+    select = filters.select + filters.extend_select if filters.select else ()
+    out = [
+        d
+        for d in kept
+        if selected(d.code, select, filters.ignore)
+        and not _per_file_ignored(d, filters.per_file_ignores)
+        and (filters.paths is None or _in_paths(d, filters.paths))
+    ]
+    return sorted(_without_baseline(out, filters.baseline, lines))
+
+
+def _unsuppressed(
+    diagnostics: Iterable[Diagnostic], project: Project
+) -> tuple[list[Diagnostic], set[tuple[str, SuppressionComment, str]]]:
+    kept: list[Diagnostic] = []
+    used: set[tuple[str, SuppressionComment, str]] = set()
     for d in diagnostics:
-        if not selected(d.code, filters.select, filters.ignore):
-            continue
         parsed = project.files.get(d.path)
-        if parsed is not None and parsed.suppressions.covers(d.line, d.code):
-            continue
-        if filters.paths is not None and not _in_paths(d, filters.paths):
-            continue
-        if baseline_key(d) in filters.baseline:
-            continue
-        out.append(d)
-    return out
+        covering = parsed.suppressions.covering(d.line, d.code) if parsed is not None else ()
+        used.update((d.path, c, d.code) for c in covering)
+        if not covering:
+            kept.append(d)
+    return kept, used
+
+
+def _unused_suppressions(
+    project: Project, used: set[tuple[str, SuppressionComment, str]], filters: Filters
+) -> list[Diagnostic]:
+    rule = BY_CODE["SL900"]
+    found = stamp(rule, rule.check(project, used), filters.severity)
+    return [d for d in found if not _names_sl900(project, d)]
+
+
+def _names_sl900(project: Project, d: Diagnostic) -> bool:
+    """Only a comment that names SL900 silences it: a bare `ignore` or `ignore-file` that
+    silences nothing must not silence its own report."""
+    covering = project.files[d.path].suppressions.covering(d.line, d.code)
+    return any(c.codes for c in covering)
+
+
+def _per_file_ignored(d: Diagnostic, per_file: tuple[tuple[str, tuple[str, ...]], ...]) -> bool:
+    return any(
+        _glob_matches(d.path, glob) and any(d.code.startswith(c) for c in codes) for glob, codes in per_file
+    )
+
+
+def _glob_matches(path: str, glob: str) -> bool:
+    """`tests/**`, `tests/` and `tests` all take in everything under tests/; `*.md` any file name."""
+    glob = glob.strip()
+    if fnmatch(path, glob) or path.startswith(glob.rstrip("/") + "/"):
+        return True
+    return "/" not in glob and fnmatch(path.rsplit("/", 1)[-1], glob)
 
 
 def _in_paths(d: Diagnostic, paths: tuple[str, ...]) -> bool:
@@ -51,17 +105,53 @@ def _in_paths(d: Diagnostic, paths: tuple[str, ...]) -> bool:
     )
 
 
-def baseline_key(d: Diagnostic) -> tuple[str, str, str]:
-    """Line numbers move; a baseline entry is the file, the code and the message."""
-    return (d.path, d.code, d.message)
+def fingerprint(d: Diagnostic, lines: SourceLines) -> str:
+    """What a baselined finding is matched by besides its file and code: the content of the
+    offending line, so the entry survives lines added or removed above it."""
+    text = " ".join((lines.line(d.path, d.line) or "").split())
+    return hashlib.sha256(f"{d.code}\0{text}".encode()).hexdigest()[:16]
 
 
-def load_baseline(path: Path) -> frozenset[tuple[str, str, str]]:
+def _without_baseline(
+    diagnostics: list[Diagnostic], baseline: Mapping[BaselineKey, int], lines: SourceLines
+) -> list[Diagnostic]:
+    if not baseline:
+        return diagnostics
+    left = Counter(baseline)
+    out = []
+    for d in diagnostics:
+        key = (d.path, d.code, fingerprint(d, lines))
+        if left[key] > 0:
+            left[key] -= 1  # each entry hides one finding: a second copy of it is new
+            continue
+        out.append(d)
+    return out
+
+
+def baseline_json(diagnostics: Iterable[Diagnostic], lines: SourceLines) -> str:
+    entries = [
+        {
+            "path": d.path,
+            "code": d.code,
+            "fingerprint": fingerprint(d, lines),
+            "line": d.line,
+            "message": d.message,
+        }
+        for d in diagnostics
+    ]
+    return json.dumps({"format": BASELINE_FORMAT, "findings": entries}, indent=2, ensure_ascii=False) + "\n"
+
+
+def load_baseline(path: Path) -> dict[BaselineKey, int]:
     data = json.loads(path.read_text("utf-8"))
-    if not isinstance(data, list):
-        raise ValueError("a baseline is a JSON array of findings")
-    return frozenset(
-        (str(item["path"]), str(item["code"]), str(item["message"]))
-        for item in data
-        if isinstance(item, dict)
-    )
+    if not isinstance(data, dict) or data.get("format") != BASELINE_FORMAT:
+        raise ValueError("not a spawnlint baseline; write one with --write-baseline")
+    entries = data.get("findings")
+    if not isinstance(entries, list):
+        raise ValueError('a baseline holds a "findings" list')
+    counts: Counter[BaselineKey] = Counter()
+    for item in entries:
+        if not isinstance(item, dict):
+            raise ValueError("each baseline finding is an object")
+        counts[(str(item["path"]), str(item["code"]), str(item["fingerprint"]))] += 1
+    return dict(counts)

@@ -14,6 +14,7 @@ from spawnlint.model import (
     ParsedFile,
     Problem,
     SpawnSite,
+    SuppressionComment,
     Suppressions,
     ToolList,
     UnitFrontmatter,
@@ -177,21 +178,21 @@ def suppressions(lines: list[str], markdown: bool, hash_comments_until: int = 0)
     """Comments that silence findings on their own line and the next one; when the next line
     opens a code fence, the whole fence (a spawn is often shown in one). In markdown, `#`
     comments count only inside the YAML frontmatter (the first `hash_comments_until` lines)."""
-    by_line: dict[int, tuple[str, ...]] = {}
-    file_ignored = False
+    comments: list[SuppressionComment] = []
     for number, line in enumerate(lines, start=1):
+        if "spawnlint" not in line:
+            continue
         in_yaml = not markdown or number <= hash_comments_until
         matches = list(_SUPPRESS_MD.finditer(line)) if markdown else []
         matches += list(_SUPPRESS_HASH.finditer(line)) if in_yaml else []
         for m in matches:
-            if m.group(1) == "ignore-file":
-                file_ignored = True
-                continue
             codes = tuple(c.strip().upper() for c in (m.group(2) or "").split(",") if c.strip())
-            for target in _covered_lines(lines, number):
-                previous = by_line.get(target)
-                by_line[target] = () if previous == () or not codes else (previous or ()) + codes
-    return Suppressions(file_ignored, by_line)
+            if m.group(1) == "ignore-file":
+                comments.append(SuppressionComment(number, m.start() + 1, codes, ()))
+            else:
+                covered = tuple(_covered_lines(lines, number))
+                comments.append(SuppressionComment(number, m.start() + 1, codes, covered))
+    return Suppressions(tuple(comments))
 
 
 def _covered_lines(lines: list[str], number: int) -> list[int]:

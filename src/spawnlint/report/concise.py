@@ -25,8 +25,11 @@ def summary(diagnostics: Sequence[Diagnostic]) -> str:
     if not diagnostics:
         return "No findings."
     errors = sum(1 for d in diagnostics if d.severity is Severity.ERROR)
-    warnings = len(diagnostics) - errors
-    counts = f"{_count(errors, 'error')}, {_count(warnings, 'warning')}"
+    infos = sum(1 for d in diagnostics if d.severity is Severity.INFO)
+    warnings = len(diagnostics) - errors - infos
+    counts = f"{_count(errors, 'error')}, {_count(warnings, 'warning')}" + (
+        f", {infos} info" if infos else ""
+    )
     return f"Found {_count(len(diagnostics), 'finding')} ({counts})."
 
 

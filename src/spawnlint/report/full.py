@@ -7,10 +7,11 @@ from pathlib import Path
 
 from spawnlint.model import Diagnostic
 from spawnlint.report.concise import escape_controls, line, printable, summary
+from spawnlint.source_lines import SourceLines
 
 
 def render(diagnostics: Sequence[Diagnostic], root: str) -> str:
-    sources = _Sources(Path(root))
+    sources = SourceLines(Path(root))
     out: list[str] = []
     for d in diagnostics:
         out.append(line(d))
@@ -23,21 +24,3 @@ def render(diagnostics: Sequence[Diagnostic], root: str) -> str:
             out.append(f"  = related: {printable(r.path)}:{r.line}: {printable(r.message)}")
         out.append("")
     return "\n".join(out) + summary(diagnostics) + "\n"
-
-
-class _Sources:
-    """The lines shown under findings, read once a file, for display only (nothing re-parsed)."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self.cache: dict[str, list[str] | None] = {}
-
-    def line(self, path: str, number: int) -> str | None:
-        if path not in self.cache:
-            try:
-                text = (self.root / path).read_text("utf-8-sig", errors="replace")
-                self.cache[path] = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-            except OSError:
-                self.cache[path] = None
-        lines = self.cache[path]
-        return lines[number - 1] if lines is not None and 0 < number <= len(lines) else None

@@ -20,7 +20,7 @@ def _property(text: str) -> str:
 def render(diagnostics: Sequence[Diagnostic], root: str) -> str:
     out = []
     for d in diagnostics:
-        level = "error" if d.severity is Severity.ERROR else "warning"
+        level = {Severity.ERROR: "error", Severity.WARNING: "warning"}.get(d.severity, "notice")
         props = f"file={_property(d.path)},line={d.line},col={d.column},title={_property(d.code)}"
         out.append(f"::{level} {props}::{_data(d.code + ' ' + d.message)}\n")
     return "".join(out) + summary(diagnostics) + "\n"

@@ -1,4 +1,6 @@
-"""JUnit XML: one test case per finding, for CI systems that show test reports."""
+"""JUnit XML: one test suite per rule, one failing test case per finding that fails the run (a
+warning is a passing case with the finding in its output), and one passing case for a rule with
+no findings, so a CI's test view shows every rule."""
 
 from __future__ import annotations
 
@@ -6,20 +8,47 @@ from collections.abc import Sequence
 from xml.sax.saxutils import escape, quoteattr
 
 from spawnlint.model import Diagnostic, Severity
+from spawnlint.report.concise import escape_controls
+from spawnlint.rules import RULES
+
+
+def _text(text: str) -> str:
+    return escape(escape_controls(text).replace("\\x0a", "\n"))
+
+
+def _attr(text: str) -> str:
+    return quoteattr(escape_controls(text))
 
 
 def render(diagnostics: Sequence[Diagnostic], root: str) -> str:
     failures = sum(1 for d in diagnostics if d.severity is Severity.ERROR)
-    out = [
-        '<?xml version="1.0" encoding="UTF-8"?>',
-        f'<testsuites name="spawnlint" tests="{len(diagnostics)}" failures="{failures}">',
-        f'  <testsuite name="spawnlint" tests="{len(diagnostics)}" failures="{failures}">',
-    ]
-    for d in diagnostics:
-        name = quoteattr(f"{d.code} {d.path}:{d.line}:{d.column}")
-        out.append(f"    <testcase classname={quoteattr(d.path)} name={name}>")
-        tag = "failure" if d.severity is Severity.ERROR else "skipped"
-        out.append(f"      <{tag} message={quoteattr(d.message)}>{escape(d.message)}</{tag}>")
-        out.append("    </testcase>")
-    out += ["  </testsuite>", "</testsuites>"]
-    return "\n".join(out) + "\n"
+    suites = []
+    total = 0
+    for rule in RULES:
+        found = [d for d in diagnostics if d.code == rule.code]
+        cases = [_case(d) for d in found] or [
+            f'    <testcase classname="spawnlint.{rule.code}" name={_attr(rule.name)}/>'
+        ]
+        failed = sum(1 for d in found if d.severity is Severity.ERROR)
+        total += len(cases)
+        suite_name = _attr(f"{rule.code} {rule.name}")
+        suites.append(
+            f'  <testsuite name={suite_name} tests="{len(cases)}" failures="{failed}" errors="0">\n'
+            + "\n".join(cases)
+            + "\n  </testsuite>"
+        )
+    head = f'<testsuites name="spawnlint" tests="{total}" failures="{failures}" errors="0">'
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + head + "\n" + "\n".join(suites) + "\n</testsuites>\n"
+
+
+def _case(d: Diagnostic) -> str:
+    where = f"{d.path}:{d.line}:{d.column}"
+    opening = (
+        f"    <testcase classname={_attr('spawnlint.' + d.code)} name={_attr(where)} file={_attr(d.path)}>"
+    )
+    message = f"{where}: {d.code} {d.message}"
+    if d.severity is Severity.ERROR:
+        body = f"      <failure type={_attr(d.code)} message={_attr(d.message)}>{_text(message)}</failure>"
+    else:
+        body = f"      <system-out>{_text(f'[{d.severity.value}] {message}')}</system-out>"
+    return f"{opening}\n{body}\n    </testcase>"

@@ -6,9 +6,10 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from spawnlint import __version__
+from spawnlint import RULE_PAGES_URL, __version__
 from spawnlint.model import Diagnostic, Severity
-from spawnlint.rules import RULES
+from spawnlint.pages import page_for
+from spawnlint.rules import CODES, RULES, Rule
 
 
 def _location(path: str, line: int, column: int = 1) -> dict[str, Any]:
@@ -20,20 +21,30 @@ def _location(path: str, line: int, column: int = 1) -> dict[str, Any]:
     }
 
 
+_LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+
+
+def _rule(rule: Rule) -> dict[str, Any]:
+    page = page_for(rule.code)
+    help_text = f"{rule.summary}. Run `spawnlint rule {rule.code}` for the rule's page."
+    described: dict[str, Any] = {
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": {"text": rule.summary},
+        "helpUri": f"{RULE_PAGES_URL}{rule.code}-{rule.name}.md",
+        "help": {"text": help_text, **({"markdown": page} if page else {})},
+        "defaultConfiguration": {"level": _LEVELS[rule.severity]},
+    }
+    return described
+
+
 def render(diagnostics: Sequence[Diagnostic], root: str) -> str:
-    rules = [
-        {
-            "id": r.code,
-            "name": r.name,
-            "shortDescription": {"text": r.summary},
-            "defaultConfiguration": {"level": "error" if r.severity is Severity.ERROR else "warning"},
-        }
-        for r in RULES
-    ]
+    rules = [_rule(r) for r in RULES]
     results = [
         {
             "ruleId": d.code,
-            "level": "error" if d.severity is Severity.ERROR else "warning",
+            "ruleIndex": CODES.index(d.code),
+            "level": _LEVELS[d.severity],
             "message": {"text": d.message},
             "locations": [_location(d.path, d.line, d.column)],
             "relatedLocations": [
@@ -48,7 +59,14 @@ def render(diagnostics: Sequence[Diagnostic], root: str) -> str:
         "version": "2.1.0",
         "runs": [
             {
-                "tool": {"driver": {"name": "spawnlint", "version": __version__, "rules": rules}},
+                "tool": {
+                    "driver": {
+                        "name": "spawnlint",
+                        "version": __version__,
+                        "informationUri": RULE_PAGES_URL.rsplit("/blob/", 1)[0],
+                        "rules": rules,
+                    }
+                },
                 "results": results,
             }
         ],

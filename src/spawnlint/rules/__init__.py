@@ -3,11 +3,11 @@ stamps code and severity onto what a rule yields, so a rule cannot misreport its
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
-from spawnlint.model import Finding, Project, Severity
-from spawnlint.rules import files, no_name, return_channel, targets
+from spawnlint.model import Diagnostic, Finding, Project, Severity
+from spawnlint.rules import files, no_name, return_channel, suppressions, targets
 
 Check = Callable[[Project], Iterable[Finding]]
 
@@ -17,8 +17,14 @@ class Rule:
     code: str
     name: str
     severity: Severity
-    check: Check
+    check: Callable[..., Iterable[Finding]]
     summary: str
+    stage: str = "project"  # "filter": runs after suppression, on what the other rules found
+
+    def check_project(self, project: Project) -> Iterable[Finding]:
+        assert self.stage == "project", self.code
+        check: Check = self.check
+        return check(project)
 
 
 RULES: tuple[Rule, ...] = (
@@ -92,6 +98,21 @@ RULES: tuple[Rule, ...] = (
         targets.spawn_tool_disallowed,
         "a spawning unit's disallowed-tools removes Agent/Task",
     ),
+    Rule(
+        "SL900",
+        "unused-suppression",
+        Severity.WARNING,
+        suppressions.unused_suppression,
+        "a `spawnlint: ignore` comment suppresses nothing",
+        stage="filter",
+    ),
 )
 
 BY_CODE = {rule.code: rule for rule in RULES}
+CODES = tuple(BY_CODE)
+
+
+def stamp(rule: Rule, findings: Iterable[Finding], severity: Mapping[str, str]) -> list[Diagnostic]:
+    """The rule's code and configured severity on each finding: a rule cannot misreport them."""
+    level = Severity(severity.get(rule.code, rule.severity.value))
+    return [Diagnostic(f.path, f.line, f.column, rule.code, f.message, level, f.related) for f in findings]

@@ -28,7 +28,8 @@ def _why_mute(agent: Agent) -> str:
     if agent.tools is not None and not agent.tools.raw:
         return "it has no tools, so no SendMessage"
     listed = ", ".join(agent.tools.raw) if agent.tools else ""
-    return f"its tools ({listed}) lack SendMessage"
+    where = " as configured in `agents`" if agent.path is None and not agent.builtin else ""
+    return f"its tools ({listed}){where} lack SendMessage"
 
 
 def _fix_channel(agent: Agent) -> str:

@@ -22,7 +22,7 @@ def unknown_subagent_type(project: Project) -> Iterator[Finding]:
         suggestion = (
             f"; did you mean {hint}?"
             if close
-            else ("; define the agent, fix the name, or list it in `external-agents`")
+            else ("; define the agent, fix the name, or list it under `agents` in the configuration")
         )
         line, column = target.value_position
         yield Finding(
