@@ -64,3 +64,41 @@ def test_hook_reports_finding_at_command_when_only_agent_changes(
     assert whole.stdout.count("SL101 [error]") == 1
     clean = _try_repo(plugin_repo, home, "spawnlint", ".claude-plugin/plugin.json")
     assert clean.returncode == 0, clean.stdout + clean.stderr
+
+
+def test_commit_with_a_named_mute_spawn_is_refused(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The way a plugin repository really uses the hook: `.pre-commit-config.yaml` pointing at
+    this repository at a commit, `pre-commit install`, then `git commit` and `run --all-files`."""
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True, check=False)
+    if head.returncode != 0:
+        pytest.skip("this copy of spawnlint is not a git repository")
+    root = tmp_path_factory.mktemp("committing")
+    for rel, text in PLUGIN.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    (root / ".pre-commit-config.yaml").write_text(
+        f"repos:\n  - repo: {REPO}\n    rev: {head.stdout.strip()}\n    hooks:\n      - id: spawnlint\n"
+    )
+    env = dict(
+        os.environ,
+        PRE_COMMIT_HOME=str(tmp_path_factory.mktemp("pre-commit-home")),
+        GIT_AUTHOR_NAME="t",
+        GIT_AUTHOR_EMAIL="t@t",
+        GIT_COMMITTER_NAME="t",
+        GIT_COMMITTER_EMAIL="t@t",
+    )
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            args, cwd=root, capture_output=True, text=True, env=env, timeout=600, check=False
+        )
+
+    run("git", "init", "-q")
+    run(sys.executable, "-m", "pre_commit", "install")
+    run("git", "add", ".")
+    commit = run("git", "commit", "-q", "-m", "add review command")
+    assert commit.returncode != 0, commit.stdout + commit.stderr
+    assert "commands/review.md:7:37: SL101 [error]" in commit.stdout + commit.stderr
+    assert run("git", "rev-parse", "HEAD").returncode != 0  # nothing was committed
+    every = run(sys.executable, "-m", "pre_commit", "run", "--all-files")
+    assert every.returncode == 1 and "SL101 [error]" in every.stdout
