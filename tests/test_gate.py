@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import xml.dom.minidom
@@ -276,16 +277,16 @@ def test_junit_has_a_suite_per_rule_and_a_failure_per_error(project: Make) -> No
 
 def test_github_format_escapes_newlines_and_commands(project: Make) -> None:
     files = dict(PLUGIN)
-    files["agents/critic.md"] = str(files["agents/critic.md"]).replace(
-        "name: critic", "name: critic\n  ::error::x"
-    )
-    files["commands/review.md"] = str(files["commands/review.md"]).replace(
-        '"critic-1"', '"a\\n::warning::b,c:d%"'
+    files["commands/review.md"] = str(files["commands/review.md"]).replace('"critic-1"', '"b,c:d%"')
+    files["docs/x\n::error::pwned,y.md"] = "# X\n\n" + SPAWN.format(
+        target="shop:critic", name="x\r::warning::z"
     )
     out = run_cli("check", "--root", str(project(files)), "--output-format", "github").out
-    for line in out.splitlines()[:-1]:
-        assert line.startswith(("::error ", "::warning ", "::notice ")), line
-    assert "::warning::b" not in out.split("::", 3)[-1].split("\n")[0] or "%" in out
+    lines = out.splitlines()
+    assert len(lines) == 3 and lines[-1].startswith("Found 2 findings")
+    assert all(line.startswith("::error file=") for line in lines[:2])
+    assert "file=docs/x%0A%3A%3Aerror%3A%3Apwned%2Cy.md," in out
+    assert '"b,c:d%25"' in out and re.search(r'"x%0[AD]::warning::z"', out)
 
 
 def test_quiet_prints_only_findings(project: Make) -> None:
