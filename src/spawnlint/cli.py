@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -44,6 +45,17 @@ def _parser() -> argparse.ArgumentParser:
     audit.add_argument("--root", type=Path, help="the project root, as for check")
     audit.add_argument("--output-format", choices=["markdown", "json"], default="markdown")
 
+    transcripts = verbs.add_parser(
+        "transcripts", help="find teammates that never called SendMessage and recover their answers"
+    )
+    transcripts.add_argument(
+        "dir", nargs="?", type=Path, help="transcript folder (default: ~/.claude/projects)"
+    )
+    transcripts.add_argument("--output-format", choices=["text", "json"], default="text")
+    transcripts.add_argument(
+        "--recover", type=Path, metavar="OUTDIR", help="write each mute teammate's last text here"
+    )
+
     rule = verbs.add_parser("rule", help="print a rule's page")
     rule.add_argument("code", nargs="?", help="e.g. SL101; without it, list the rules")
     return parser
@@ -67,6 +79,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _rule(args.code)
         if args.verb == "audit":
             return _audit(args)
+        if args.verb == "transcripts":
+            return _transcripts(args)
         return _check(args)
     except ConfigError as exc:
         print(f"spawnlint: {exc}", file=sys.stderr)
@@ -109,6 +123,46 @@ def _audit(args: argparse.Namespace) -> int:
     render = render_json if args.output_format == "json" else render_markdown
     sys.stdout.write(render(result.project, diagnostics))
     return 0
+
+
+def _transcripts(args: argparse.Namespace) -> int:
+    from spawnlint import transcripts
+
+    folder = args.dir if args.dir is not None else Path.home() / ".claude" / "projects"
+    if not folder.is_dir():
+        print(f"spawnlint: {folder}: not a directory", file=sys.stderr)
+        return 2
+    progress = _Progress() if sys.stderr.isatty() else None
+    result = transcripts.scan(folder, progress)
+    if progress is not None:
+        progress.clear()
+    recovered = transcripts.recover(result, args.recover) if args.recover is not None else None
+    if args.output_format == "json":
+        sys.stdout.write(transcripts.render_json(result))
+    else:
+        sys.stdout.write(transcripts.render_text(result, str(folder), recovered))
+    if recovered is not None:
+        print(f"spawnlint: recovered {len(recovered)} answer(s) into {args.recover}", file=sys.stderr)
+    return 0
+
+
+class _Progress:
+    """`scanning 12/300 transcripts` on stderr, only once a scan has taken a moment."""
+
+    def __init__(self) -> None:
+        self.started = time.monotonic()
+        self.shown = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - self.started > 0.5 and now - self.shown > 0.1:
+            sys.stderr.write(f"\rscanning {done}/{total} transcripts")
+            sys.stderr.flush()
+            self.shown = now
+
+    def clear(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[K")
 
 
 def _check(args: argparse.Namespace) -> int:
