@@ -44,6 +44,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     audit.add_argument("--root", type=Path, help="the project root, as for check")
     audit.add_argument("--output-format", choices=["markdown", "json"], default="markdown")
+    audit.add_argument("--output", type=Path, metavar="FILE", help="write the report to FILE (atomically)")
 
     transcripts = verbs.add_parser(
         "transcripts", help="find teammates that never called SendMessage and recover their answers"
@@ -121,7 +122,18 @@ def _audit(args: argparse.Namespace) -> int:
     result = lint(root, settings)
     diagnostics = apply(result.diagnostics, result.project, Filters(settings.select, settings.ignore))
     render = render_json if args.output_format == "json" else render_markdown
-    sys.stdout.write(render(result.project, diagnostics))
+    report = render(result.project, diagnostics)
+    if args.output is None:
+        sys.stdout.write(report)
+        return 0
+    from spawnlint.atomic import write_atomic
+
+    try:
+        write_atomic(args.output, report)
+    except OSError as exc:
+        print(f"spawnlint: --output {args.output}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    print(f"spawnlint: wrote the audit to {args.output}", file=sys.stderr)
     return 0
 
 

@@ -6,12 +6,12 @@ import json
 import os
 import re
 import stat
-import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from spawnlint.atomic import write_atomic
 from spawnlint.report.concise import escape_controls, printable
 
 # A transcript line longer than this is skipped unread (and counted): memory stays bounded even
@@ -318,7 +318,7 @@ def recover(result: Scan, outdir: Path) -> dict[str, str]:
             continue
         filename = _file_name(agent, taken)
         taken.add(filename)
-        _write_atomic(
+        write_atomic(
             outdir / filename, agent.last_text if agent.last_text.endswith("\n") else agent.last_text + "\n"
         )
         written[agent.meta] = filename
@@ -336,14 +336,3 @@ def _file_name(agent: AgentTranscript, taken: set[str]) -> str:
     if f"{stem}.md" in taken:
         stem += f"--{safe_name(agent.agent_id)}"
     return f"{stem}.md"
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".spawnlint-", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
