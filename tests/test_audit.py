@@ -181,3 +181,14 @@ def test_graph_labels_and_cells_escape_project_text(project: Make) -> None:
     assert "| `o\\|d` |" in out and "| Read, Bash(a\\|b), Grep(&lt;b&gt;) |" in out
     outside_code = re.sub(r"`[^`\n]*`", "", re.sub(r"```.*?```", "", out, flags=re.S))
     assert "<b>" not in outside_code and 'we"ird' in out  # HTML is shown only inside code
+
+
+def test_many_plugins_draw_at_most_twelve_and_sum_up_the_rest(tmp_path: Path) -> None:
+    root = _marketplace(tmp_path / "m", plugins=20, commands=2)
+    out = run_cli("audit", str(root)).out
+    graph = out.split("```mermaid\n", 1)[1].split("```", 1)[0]
+    assert graph.count("subgraph ") == 12
+    edges = [line for line in graph.splitlines() if "-->" in line or ".->" in line]
+    assert len(edges) == 12 * 3
+    assert '["… 8 more plugins with 24 links"]' in graph
+    assert "The graph shows 36 of 60 links" in out

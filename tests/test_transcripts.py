@@ -61,7 +61,10 @@ def test_text_names_the_mute_teammate_and_shows_its_answer(three: Path) -> None:
     )
     assert "3,000 tool calls" in mute_part
     assert "scout (shop:scout)" in reporting_part and "1 SendMessage call" in reporting_part
-    assert "Subagents: 1" in reporting_part and "Skipped 1 malformed line" in reporting_part
+    assert (
+        "Subagents: 1" in reporting_part
+        and "Skipped 1 malformed line and 0 lines over the 16 MiB line cap." in reporting_part
+    )
 
 
 def test_recover_writes_one_file_per_mute_teammate(three: Path, tmp_path: Path) -> None:
@@ -71,7 +74,7 @@ def test_recover_writes_one_file_per_mute_teammate(three: Path, tmp_path: Path) 
     files = sorted(p.name for p in outdir.iterdir())
     assert files == [f"{SESSION}--critic-1.md"]
     assert (outdir / files[0]).read_text("utf-8") == MUTE_ANSWER + "\n"
-    assert f"recovered to {SESSION}--critic-1.md" in run.out
+    assert f"recovered to {outdir / files[0]}" in run.out
 
 
 def test_recover_file_names_cannot_escape_outdir(tmp_path: Path) -> None:
@@ -244,3 +247,32 @@ def test_memory_stays_bounded_on_one_300_mib_line(tmp_path: Path) -> None:
     (item,) = items
     assert item["oversized_lines"] == 1 and item["last_text"] == "the answer after 300 MiB"
     assert peak < _RSS_BOUND_KIB, f"peak RSS {peak} KiB"
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_line_on_a_terminal_for_a_long_scan(three: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import spawnlint.cli
+
+    clock = iter(range(0, 10_000))
+    monkeypatch.setattr(spawnlint.cli.time, "monotonic", lambda: float(next(clock)))  # each call: 1 s later
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert spawnlint.cli.main(["transcripts", str(three), "--output-format", "json"]) == 0
+    err = terminal.getvalue()
+    assert "\rscanning 1/3 transcripts" in err and "\rscanning 3/3 transcripts" in err
+    assert err.endswith("\r\x1b[K")  # the line is cleared before the report
+
+
+def test_no_progress_line_when_stderr_is_not_a_terminal(three: Path) -> None:
+    assert run_cli("transcripts", str(three)).err == ""
+
+
+def test_recover_into_an_unwritable_place_is_a_usage_error(three: Path, tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    run = run_cli("transcripts", str(three), "--recover", str(blocker / "out"))
+    assert run.code == 2 and "--recover" in run.err

@@ -18,6 +18,7 @@ from spawnlint.rules import BY_CODE
 BUILTIN_GROUP = "built-in"
 # GitHub renders Mermaid up to a few hundred edges, but past ~80 a graph is no longer read.
 GRAPH_EDGE_CAP = 80
+GRAPH_PLUGIN_CAP = 12
 
 
 # The data
@@ -342,46 +343,50 @@ def _n(count: int, noun: str) -> str:
 # The graph
 
 
-def mermaid(data: dict[str, Any], cap: int = GRAPH_EDGE_CAP) -> list[str]:
+def mermaid(data: dict[str, Any], cap: int = GRAPH_EDGE_CAP, plugin_cap: int = GRAPH_PLUGIN_CAP) -> list[str]:
     """Units → agents, grouped by plugin; named spawns dotted and labelled, mute agents marked 🔇.
-    Past `cap` links, named spawns and links to mute agents are drawn first, the rest summed up."""
+    Past `cap` links (or `plugin_cap` spawning plugins), named spawns and links to mute agents are
+    drawn first and the rest is summed up in one node per plugin."""
     mute = {a["id"] for a in data["agents"] if a["can_report"] is False}
-    plugin_of_agent = {a["id"]: a["plugin"] for a in data["agents"]}
-    links: dict[tuple[str, str], bool] = {}
-    source_plugin: dict[str, str] = {}
-    for s in data["spawn_sites"]:
-        source = s["unit"] or s["path"]
-        source_plugin[source] = s["plugin"]
-        for agent in [s["resolved"]] if s["resolved"] else s["candidates"]:
-            links[source, agent] = links.get((source, agent), False) or s["named"]
+    links, source_plugin = _links(data)
     if not links:
         return ["No spawn site resolves to an agent: nothing to draw.", ""]
-    shown = _pick(links, mute, source_plugin, cap)
+    drawn = _top_plugins(links, mute, source_plugin, plugin_cap)
+    shown = _pick({k: v for k, v in links.items() if source_plugin[k[0]] in drawn}, mute, source_plugin, cap)
     graph = _Graph()
-    lines = ["```mermaid", "flowchart LR"]
     groups: dict[str, list[str]] = defaultdict(list)
+    plugin_of_agent = {a["id"]: a["plugin"] for a in data["agents"]}
+    roots = {_plugin_label(p): p["root"] for p in data["plugins"]}
     for source, agent in shown:
-        groups[source_plugin[source]].append(graph.node("u", source, source))
+        groups[source_plugin[source]].append(
+            graph.node("u", source, _within(source, roots.get(source_plugin[source])))
+        )
         label = agent + (" 🔇" if agent in mute else "")
         groups[plugin_of_agent.get(agent, BUILTIN_GROUP)].append(graph.node("a", agent, label))
     hidden = _hidden(links, shown, source_plugin)
-    for plugin, (count, sources) in hidden.items():
-        summary = f"… {_n(count, 'more link')} from {_n(sources, 'unit')}"
-        groups[plugin].append(graph.node("more", plugin, summary))
+    for plugin in drawn:
+        if plugin in hidden:
+            count, sources = hidden[plugin]
+            groups[plugin].append(
+                graph.node("more", plugin, f"… {_n(count, 'more link')} from {_n(sources, 'unit')}")
+            )
+    lines = ["```mermaid", "flowchart LR"]
     for index, plugin in enumerate(sorted(groups)):
         lines.append(f'  subgraph g{index}["{_label(plugin)}"]')
         lines += [f"    {n}" for n in dict.fromkeys(groups[plugin])]
         lines.append("  end")
+    rest = [p for p in hidden if p not in drawn]
+    if rest:
+        links_left = sum(hidden[p][0] for p in rest)
+        lines.append(
+            "  " + graph.node("more", "", f"… {_n(len(rest), 'more plugin')} with {_n(links_left, 'link')}")
+        )
     for source, agent in shown:
         arrow = "-. named .->" if links[source, agent] else "-->"
         lines.append(f"  {graph.ids['u', source]} {arrow} {graph.ids['a', agent]}")
-    mute_ids = sorted(graph.ids["a", a] for _, a in shown if a in mute)
+    mute_ids = dict.fromkeys(sorted(graph.ids["a", a] for _, a in shown if a in mute))
     if mute_ids:
-        lines += [
-            "  classDef mute fill:#fde2e2,stroke:#c0392b",
-            f"  class {','.join(dict.fromkeys(mute_ids))} mute",
-        ]
-    lines += ["```", ""]
+        lines += ["  classDef mute fill:#fde2e2,stroke:#c0392b", f"  class {','.join(mute_ids)} mute"]
     legend = "Units (and other files that spawn) → the agents they spawn, grouped by plugin; a dotted "
     legend += "`named` link is a named spawn (a teammate); 🔇 marks an agent that cannot report."
     if len(shown) < len(links):
@@ -389,7 +394,42 @@ def mermaid(data: dict[str, Any], cap: int = GRAPH_EDGE_CAP) -> list[str]:
             f" The graph shows {len(shown)} of {len(links)} links (named spawns and mute agents first);"
             " the Spawn sites table has them all."
         )
-    return [legend, ""] + lines
+    return [legend, ""] + lines + ["```", ""]
+
+
+def _plugin_label(plugin: dict[str, Any]) -> str:
+    return str(plugin["name"] or (plugin["root"] if plugin["root"] != "." else "(project)"))
+
+
+def _within(path: str, root: str | None) -> str:
+    """A path as shown inside its plugin's box: relative to the plugin folder."""
+    if root in (None, ".") or not path.startswith(f"{root}/"):
+        return path
+    return path[len(root) + 1 :]
+
+
+def _links(data: dict[str, Any]) -> tuple[dict[tuple[str, str], bool], dict[str, str]]:
+    """(source, agent) -> whether any of its spawns is named; and each source's plugin."""
+    links: dict[tuple[str, str], bool] = {}
+    source_plugin: dict[str, str] = {}
+    for s in data["spawn_sites"]:
+        source = s["unit"] or s["path"]
+        source_plugin[source] = s["plugin"]
+        for agent in [s["resolved"]] if s["resolved"] else s["candidates"]:
+            links[source, agent] = links.get((source, agent), False) or s["named"]
+    return links, source_plugin
+
+
+def _top_plugins(
+    links: dict[tuple[str, str], bool], mute: set[str], source_plugin: dict[str, str], cap: int
+) -> list[str]:
+    """The spawning plugins to draw: those with the most named or mute links, then the most links."""
+    weight: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for (source, agent), named in links.items():
+        weight[source_plugin[source]][0] += named or agent in mute
+        weight[source_plugin[source]][1] += 1
+    ranked = sorted(weight, key=lambda p: (-weight[p][0], -weight[p][1], p))
+    return sorted(ranked[:cap])
 
 
 def _pick(

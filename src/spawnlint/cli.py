@@ -148,13 +148,17 @@ def _transcripts(args: argparse.Namespace) -> int:
     result = transcripts.scan(folder, progress)
     if progress is not None:
         progress.clear()
-    recovered = transcripts.recover(result, args.recover) if args.recover is not None else None
+    try:
+        recovered = transcripts.recover(result, args.recover) if args.recover is not None else None
+    except OSError as exc:
+        print(f"spawnlint: --recover {args.recover}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     if args.output_format == "json":
         sys.stdout.write(transcripts.render_json(result))
+        if recovered is not None:
+            print(f"spawnlint: recovered {len(recovered)} answer(s) into {args.recover}", file=sys.stderr)
     else:
         sys.stdout.write(transcripts.render_text(result, str(folder), recovered))
-    if recovered is not None:
-        print(f"spawnlint: recovered {len(recovered)} answer(s) into {args.recover}", file=sys.stderr)
     return 0
 
 

@@ -267,7 +267,7 @@ def _mute_entry(agent: AgentTranscript, recovered_to: str | None) -> list[str]:
     for text_line in lines[:_TEXT_LINES]:
         if chars > _TEXT_CHARS:
             break
-        shown.append("      | " + escape_controls(text_line))
+        shown.append(("      | " + escape_controls(text_line)).rstrip())
         chars += len(text_line)
     out += shown
     if len(shown) < len(lines):
@@ -291,9 +291,10 @@ def _skipped(result: Scan) -> list[str]:
     oversized = sum(a.oversized_lines for a in result.agents)
     out = []
     if malformed or oversized:
+        cap = f"the {LINE_CAP // 2**20} MiB line cap"
         out += [
             "",
-            f"Skipped {_count(malformed, 'malformed line')} and {oversized} over {LINE_CAP // 2**20} MiB.",
+            f"Skipped {_count(malformed, 'malformed line')} and {_count(oversized, 'line')} over {cap}.",
         ]
     for problem in result.problems:
         out.append(f"Skipped {printable(problem)}")
@@ -309,7 +310,7 @@ def _count(n: int, noun: str) -> str:
 
 def recover(result: Scan, outdir: Path) -> dict[str, str]:
     """Write each mute teammate's last text to OUTDIR/<session>--<name>.md, atomically; returns
-    meta path -> file name written."""
+    meta path -> the file written."""
     outdir.mkdir(parents=True, exist_ok=True)
     written: dict[str, str] = {}
     taken: set[str] = set()
@@ -321,7 +322,7 @@ def recover(result: Scan, outdir: Path) -> dict[str, str]:
         write_atomic(
             outdir / filename, agent.last_text if agent.last_text.endswith("\n") else agent.last_text + "\n"
         )
-        written[agent.meta] = filename
+        written[agent.meta] = str(outdir / filename)
     return written
 
 
