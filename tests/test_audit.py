@@ -192,3 +192,11 @@ def test_many_plugins_draw_at_most_twelve_and_sum_up_the_rest(tmp_path: Path) ->
     assert len(edges) == 12 * 3
     assert '["… 8 more plugins with 24 links"]' in graph
     assert "The graph shows 36 of 60 links" in out
+
+
+def test_readme_example_is_the_real_output() -> None:
+    readme = (REPO / "README.md").read_text("utf-8")
+    out = run_cli("audit", str(SHOP)).out
+    assert f"````markdown\n{out}````" in readme, "rerun `spawnlint audit tests/projects/audit-shop/project`"
+    graph = out.split("```mermaid\n", 1)[1].split("```", 1)[0]
+    assert f"Its graph:\n\n```mermaid\n{graph}```" in readme

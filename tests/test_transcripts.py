@@ -14,7 +14,7 @@ from typing import IO
 
 import pytest
 
-from conftest import run_cli
+from conftest import REPO, run_cli
 from spawnlint.transcripts import bounded_lines, safe_name, scan
 from transcript_fixture import (
     MUTE_ANSWER,
@@ -276,3 +276,10 @@ def test_recover_into_an_unwritable_place_is_a_usage_error(three: Path, tmp_path
     blocker.write_text("x")
     run = run_cli("transcripts", str(three), "--recover", str(blocker / "out"))
     assert run.code == 2 and "--recover" in run.err
+
+
+def test_readme_example_is_the_real_output(three: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(three.parent)
+    out = run_cli("transcripts", "projects", "--recover", "recovered").out
+    readme = (REPO / "README.md").read_text("utf-8")
+    assert f"```text\n{out}```" in readme, "rerun the README's transcripts example and paste its output"
