@@ -53,11 +53,11 @@ def test_agents_say_whether_they_can_report_and_why(shop: dict[str, object]) -> 
     }
     critic, security = agents["shop:critic"], agents["shop:review:security"]
     assert critic["tools"] == ["Read", "Grep", "Glob"] and critic["path"] == "agents/critic.md"
-    assert critic["why"] == "`tools` (Read, Grep, Glob) lacks SendMessage"
+    assert critic["why"] == "its tools (Read, Grep, Glob) lack SendMessage"
     assert critic["named_spawn_from"] == ["commands/scan.md"]
     assert security["tools"] is None and security["disallowed_tools"] == ["SendMessage", "Write"]
-    assert security["why"] == "`disallowedTools` removes SendMessage"
-    assert agents["shop:planner"]["why"].startswith("no `tools` key")
+    assert security["why"] == "its disallowedTools removes SendMessage"
+    assert agents["shop:planner"]["why"].startswith("no tools key")
     assert agents["Explore"]["builtin"] is True and agents["Explore"]["path"] is None
 
 
@@ -96,11 +96,11 @@ def test_unresolved_targets_say_why(project: Make) -> None:
     why = {s["target"]: (s["resolved"], s["why_unresolved"]) for s in data["spawn_sites"]}
     assert why["{area}-reviewer"] == (
         None,
-        "placeholder '{area}-reviewer': filled in at run time, not checked",
+        'placeholder "{area}-reviewer": filled in at run time, not checked',
     )
     assert why["shop:nobody"] == (
         None,
-        "'shop:nobody' matches no agent of the project and no built-in (SL301)",
+        '"shop:nobody" matches no agent of the project and no built-in (SL301)',
     )
 
 
@@ -175,10 +175,11 @@ def test_graph_labels_and_cells_escape_project_text(project: Make) -> None:
     files: dict[str, str | bytes] = {
         'commands/we"ird<b>#x|y.md': '# W\n\n```\nAgent(subagent_type: "general-purpose", prompt: "x")\n```\n',
         "agents/odd.md": "---\nname: o|d\ndescription: d\ntools: Read, Bash(a|b), Grep(<b>)\n---\nWork.\n",
+        "agents/tick.md": "---\nname: t`ick\ndescription: d\n---\nWork.\n",
     }
     out = run_cli("audit", str(project(files))).out
     assert 'u0["commands/we#quot;ird#lt;b#gt;#35;x|y.md"]' in out
-    assert "| `o\\|d` |" in out and "| Read, Bash(a\\|b), Grep(&lt;b&gt;) |" in out
+    assert "| t\\`ick |" in out and "| `o\\|d` |" in out and "| Read, Bash(a\\|b), Grep(&lt;b&gt;) |" in out
     outside_code = re.sub(r"`[^`\n]*`", "", re.sub(r"```.*?```", "", out, flags=re.S))
     assert "<b>" not in outside_code and 'we"ird' in out  # HTML is shown only inside code
 

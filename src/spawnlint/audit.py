@@ -84,19 +84,19 @@ def report_status(agent: Agent) -> tuple[bool | None, str]:
     kind = "built-in agent type: " if agent.builtin else ""
     disallowed = agent.disallowed
     if disallowed is not None and disallowed.includes("SendMessage"):
-        return False, f"{kind}`disallowedTools` removes SendMessage"
+        return False, f"{kind}its disallowedTools removes SendMessage"
     tools = agent.tools
     if tools is None and agent.builtin:
         return True, "built-in agent type with every tool"
     if tools is None:
-        return True, "no `tools` key: it inherits every tool, SendMessage included"
+        return True, "no tools key: it inherits every tool, SendMessage included"
     if tools.names is None:
-        return True, f"{kind}`tools: *` grants every tool"
+        return True, f"{kind}tools: * grants every tool"
     if "SendMessage" in tools.names:
-        return True, f"{kind}`tools` lists SendMessage"
+        return True, f"{kind}its tools list SendMessage"
     if not tools.raw:
-        return False, f"{kind}`tools` is empty: it has no tool at all"
-    return False, f"{kind}`tools` ({', '.join(tools.raw)}) lacks SendMessage"
+        return False, f"{kind}its tools list is empty: it has no tool at all"
+    return False, f"{kind}its tools ({', '.join(tools.raw)}) lack SendMessage"
 
 
 def _agent(agent: Agent, project: Project) -> dict[str, Any]:
@@ -173,11 +173,11 @@ def _why_unresolved(spawn: Spawn) -> str | None:
     status = spawn.target.status
     written = spawn.site.subagent_type.value if spawn.site.subagent_type else ""
     return {
-        "placeholder": f"placeholder {written!r}: filled in at run time, not checked",
-        "dynamic": f"computed value {written!r}: known only at run time, not checked",
-        "unknown": f"{written!r} matches no agent of the project and no built-in (SL301)",
-        "ambiguous": f"{written!r} matches {len(spawn.target.agents)} agents",
-        "external": f"{written!r} is a configured external agent",
+        "placeholder": f'placeholder "{written}": filled in at run time, not checked',
+        "dynamic": f'computed value "{written}": known only at run time, not checked',
+        "unknown": f'"{written}" matches no agent of the project and no built-in (SL301)',
+        "ambiguous": f'"{written}" matches {len(spawn.target.agents)} agents',
+        "external": f'"{written}" is a configured external agent',
     }.get(status)
 
 
@@ -324,7 +324,9 @@ def _table(headers: list[str], rows: Sequence[Sequence[object]]) -> list[str]:
 def _text(value: object) -> str:
     """Project text in a table cell: one line, no pipes breaking the row, no HTML."""
     text = escape_controls(" ".join(str(value).split()))
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;") or "—"
+    for char, escaped in (("\\", "\\\\"), ("|", "\\|"), ("`", "\\`"), ("<", "&lt;"), (">", "&gt;")):
+        text = text.replace(char, escaped)
+    return text or "—"
 
 
 def _code(value: str) -> str:
