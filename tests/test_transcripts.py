@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import IO
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from conftest import REPO, run_cli
 from spawnlint.transcripts import bounded_lines, safe_name, scan
@@ -283,3 +285,25 @@ def test_readme_example_is_the_real_output(three: Path, monkeypatch: pytest.Monk
     out = run_cli("transcripts", "projects", "--recover", "recovered").out
     readme = (REPO / "README.md").read_text("utf-8")
     assert f"```text\n{out}```" in readme, "rerun the README's transcripts example and paste its output"
+
+
+_KEYS = ["type", "message", "content", "text", "name", "role", "assistant", "tool_use", "SendMessage"]
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=20) | st.sampled_from(_KEYS),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(_KEYS), inner, max_size=5),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(records=st.lists(_JSON | st.binary(max_size=40).map(lambda b: b.replace(b"\n", b" ")), max_size=8))
+def test_any_transcript_lines_are_scanned_without_crashing(tmp_path: Path, records: list[object]) -> None:
+    root = tmp_path / "fuzz"
+    shutil.rmtree(root, ignore_errors=True)
+    path = write_agent(root, "f", teammate_meta("f", "t"), [])
+    path.write_bytes(
+        b"".join((r if isinstance(r, bytes) else json.dumps(r).encode()) + b"\n" for r in records)
+    )
+    (agent,) = scan(root).agents
+    assert agent.records + agent.malformed_lines <= len(records)
+    assert agent.last_text is None or isinstance(agent.last_text, str)
