@@ -258,9 +258,12 @@ class _Terminal(io.StringIO):
 
 def test_progress_line_on_a_terminal_for_a_long_scan(three: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import spawnlint.cli
+    import spawnlint.transcripts
 
     clock = iter(range(0, 10_000))
-    monkeypatch.setattr(spawnlint.cli.time, "monotonic", lambda: float(next(clock)))  # each call: 1 s later
+    monkeypatch.setattr(
+        spawnlint.transcripts.time, "monotonic", lambda: float(next(clock))
+    )  # each call: 1 s later
     terminal = _Terminal()
     monkeypatch.setattr(sys, "stderr", terminal)
     assert spawnlint.cli.main(["transcripts", str(three), "--output-format", "json"]) == 0

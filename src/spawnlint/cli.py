@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
 from spawnlint import __version__
+from spawnlint.atomic import write_atomic
 from spawnlint.config import ConfigError, load_settings
 from spawnlint.discover import find_root
 from spawnlint.model import Severity
@@ -126,8 +126,6 @@ def _audit(args: argparse.Namespace) -> int:
     if args.output is None:
         sys.stdout.write(report)
         return 0
-    from spawnlint.atomic import write_atomic
-
     try:
         write_atomic(args.output, report)
     except OSError as exc:
@@ -144,7 +142,7 @@ def _transcripts(args: argparse.Namespace) -> int:
     if not folder.is_dir():
         print(f"spawnlint: {folder}: not a directory", file=sys.stderr)
         return 2
-    progress = _Progress() if sys.stderr.isatty() else None
+    progress = transcripts.TerminalProgress(sys.stderr) if sys.stderr.isatty() else None
     result = transcripts.scan(folder, progress)
     if progress is not None:
         progress.clear()
@@ -160,25 +158,6 @@ def _transcripts(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(transcripts.render_text(result, str(folder), recovered))
     return 0
-
-
-class _Progress:
-    """`scanning 12/300 transcripts` on stderr, only once a scan has taken a moment."""
-
-    def __init__(self) -> None:
-        self.started = time.monotonic()
-        self.shown = 0.0
-
-    def __call__(self, done: int, total: int) -> None:
-        now = time.monotonic()
-        if now - self.started > 0.5 and now - self.shown > 0.1:
-            sys.stderr.write(f"\rscanning {done}/{total} transcripts")
-            sys.stderr.flush()
-            self.shown = now
-
-    def clear(self) -> None:
-        if self.shown:
-            sys.stderr.write("\r\x1b[K")
 
 
 def _check(args: argparse.Namespace) -> int:

@@ -6,10 +6,11 @@ import json
 import os
 import re
 import stat
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TextIO
 
 from spawnlint.atomic import write_atomic
 from spawnlint.report.concise import escape_controls, printable
@@ -303,6 +304,26 @@ def _skipped(result: Scan) -> list[str]:
 
 def _count(n: int, noun: str) -> str:
     return f"{n:,} {noun}{'s' * (n != 1)}"
+
+
+class TerminalProgress:
+    """`scanning 12/300 transcripts` on a terminal, once a scan has taken a moment; cleared after."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.started = time.monotonic()
+        self.shown = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - self.started > 0.5 and now - self.shown > 0.1:
+            self.stream.write(f"\rscanning {done}/{total} transcripts")
+            self.stream.flush()
+            self.shown = now
+
+    def clear(self) -> None:
+        if self.shown:
+            self.stream.write("\r\x1b[K")
 
 
 # Recovery
