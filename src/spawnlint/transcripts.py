@@ -104,7 +104,8 @@ def _agent(root: Path, meta_path: Path, line_cap: int) -> AgentTranscript | str:
     match = _META.fullmatch(meta_path.name)
     agent_id = match.group(1) if match else meta_path.name
     transcript = meta_path.with_name(f"agent-{agent_id}.jsonl")
-    reading = _read_transcript(transcript, line_cap)
+    found = _read_transcript(transcript, line_cap)
+    reading = found or _Reading()
     session_dir = meta_path.parent.parent
     project = session_dir.parent.relative_to(root).as_posix() if session_dir != root else ""
     teammate = meta.get("taskKind") == "in_process_teammate" or meta.get("spawnDepth") == 0
@@ -118,14 +119,14 @@ def _agent(root: Path, meta_path: Path, line_cap: int) -> AgentTranscript | str:
         team_name=_string(meta.get("teamName")),
         description=_string(meta.get("description")),
         meta=rel,
-        transcript=transcript.relative_to(root).as_posix() if reading else None,
-        called_sendmessage=bool(reading and reading.sendmessage_calls),
-        sendmessage_calls=reading.sendmessage_calls if reading else 0,
-        tool_calls=reading.tool_calls if reading else 0,
-        last_text=reading.last_text if reading else None,
-        records=reading.records if reading else 0,
-        malformed_lines=reading.malformed if reading else 0,
-        oversized_lines=reading.oversized if reading else 0,
+        transcript=transcript.relative_to(root).as_posix() if found else None,
+        called_sendmessage=reading.sendmessage_calls > 0,
+        sendmessage_calls=reading.sendmessage_calls,
+        tool_calls=reading.tool_calls,
+        last_text=reading.last_text,
+        records=reading.records,
+        malformed_lines=reading.malformed,
+        oversized_lines=reading.oversized,
     )
 
 
