@@ -184,8 +184,8 @@ def test_audit_json_lists_agents_units_sites_and_findings(project: Make) -> None
     assert run.code == 0
     data = json.loads(run.out)
     assert [(a["id"], a["can_report"]) for a in data["agents"]] == [("shop:critic", False)]
-    assert data["spawning_set"] == ["commands/review.md"] and data["rule_set"] == ["commands/review.md"]
-    sites = {(s["path"], s["line"], s["form"], s["name"], s["agent"]) for s in data["spawn_sites"]}
+    assert data["spawning_units"] == ["commands/review.md"] and data["rule_units"] == ["commands/review.md"]
+    sites = {(s["path"], s["line"], s["form"], s["name"], s["resolved"]) for s in data["spawn_sites"]}
     assert sites == {
         ("commands/review.md", 7, "F1", "critic-1", "shop:critic"),
         ("hooks/inject.py", 1, "F10", "py-1", "shop:critic"),
@@ -200,12 +200,13 @@ def test_audit_markdown_has_graph_with_muted_agent(project: Make) -> None:
     out = run_cli("audit", str(project(PLUGIN))).out
     for heading in (
         "## Agents",
-        "## Units: spawning set against rule-carrying set",
+        "## Units",
+        "## Spawning set against rule-carrying set",
         "## Spawn sites",
         "## Findings",
     ):
         assert heading in out
-    assert '-. named .-> n1["shop:critic 🔇"]' in out
+    assert 'a1["shop:critic 🔇"]' in out and "u0 -. named .-> a1" in out
 
 
 def test_concise_output_neutralises_control_characters(project: Make) -> None:

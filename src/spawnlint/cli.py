@@ -56,6 +56,18 @@ def _parser() -> argparse.ArgumentParser:
     audit.add_argument("--root", type=Path, help="the project root, as for check")
     audit.add_argument("--output-format", choices=["markdown", "json"], default="markdown")
     audit.add_argument("--config", type=Path, help="the configuration file (default: the nearest)")
+    audit.add_argument("--output", type=Path, metavar="FILE", help="write the report to FILE (atomically)")
+
+    transcripts = verbs.add_parser(
+        "transcripts", help="find teammates that never called SendMessage and recover their answers"
+    )
+    transcripts.add_argument(
+        "dir", nargs="?", type=Path, help="transcript folder (default: ~/.claude/projects)"
+    )
+    transcripts.add_argument("--output-format", choices=["text", "json"], default="text")
+    transcripts.add_argument(
+        "--recover", type=Path, metavar="OUTDIR", help="write each mute teammate's last text here"
+    )
 
     rule = verbs.add_parser("rule", help="print a rule's page")
     rule.add_argument("code", nargs="?", help="e.g. SL101; without it, list the rules")
@@ -80,6 +92,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _rule(args.code)
         if args.verb == "audit":
             return _audit(args)
+        if args.verb == "transcripts":
+            return _transcripts(args)
         return _check(args)
     except ConfigError as exc:
         print(f"spawnlint: {exc}", file=sys.stderr)
@@ -120,7 +134,41 @@ def _audit(args: argparse.Namespace) -> int:
     result = lint(root, settings)
     diagnostics = apply(result.diagnostics, result.project, _filters(settings), SourceLines(root))
     render = render_json if args.output_format == "json" else render_markdown
-    sys.stdout.write(render(result.project, diagnostics))
+    report = render(result.project, diagnostics)
+    if args.output is None:
+        sys.stdout.write(report)
+        return 0
+    try:
+        write_atomically(args.output, report.encode("utf-8"))
+    except OSError as exc:
+        print(f"spawnlint: --output {args.output}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    print(f"spawnlint: wrote the audit to {args.output}", file=sys.stderr)
+    return 0
+
+
+def _transcripts(args: argparse.Namespace) -> int:
+    from spawnlint import transcripts
+
+    folder = args.dir if args.dir is not None else Path.home() / ".claude" / "projects"
+    if not folder.is_dir():
+        print(f"spawnlint: {folder}: not a directory", file=sys.stderr)
+        return 2
+    progress = transcripts.TerminalProgress(sys.stderr) if sys.stderr.isatty() else None
+    result = transcripts.scan(folder, progress)
+    if progress is not None:
+        progress.clear()
+    try:
+        recovered = transcripts.recover(result, args.recover) if args.recover is not None else None
+    except OSError as exc:
+        print(f"spawnlint: --recover {args.recover}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    if args.output_format == "json":
+        sys.stdout.write(transcripts.render_json(result))
+        if recovered is not None:
+            print(f"spawnlint: recovered {len(recovered)} answer(s) into {args.recover}", file=sys.stderr)
+    else:
+        sys.stdout.write(transcripts.render_text(result, str(folder), recovered))
     return 0
 
 

@@ -1,0 +1,203 @@
+"""`spawnlint audit`: the sets, the agents that cannot report and why, spawn sites, the graph."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, run_cli, write_project
+
+SHOP = REPO / "tests" / "projects" / "audit-shop" / "project"
+Make = Callable[[dict[str, str | bytes]], Path]
+
+
+@pytest.fixture(scope="module")
+def shop() -> dict[str, object]:
+    run = run_cli("audit", str(SHOP), "--output-format", "json")
+    assert run.code == 0, run.err
+    data: dict[str, object] = json.loads(run.out)
+    return data
+
+
+def test_json_has_the_documented_keys(shop: dict[str, object]) -> None:
+    for key in ("plugins", "agents", "units", "spawning_units", "rule_units", "spawn_sites", "findings"):
+        assert key in shop
+    for agent in shop["agents"]:  # type: ignore[attr-defined]
+        assert {"id", "path", "tools", "can_report", "why"} <= set(agent)
+
+
+def test_spawning_set_and_rule_set_are_exact(shop: dict[str, object]) -> None:
+    assert shop["spawning_units"] == [
+        "commands/plan.md",
+        "commands/review.md",
+        "commands/scan.md",
+        "commands/team.md",
+    ]
+    assert shop["rule_units"] == ["commands/notes.md", "commands/review.md", "commands/scan.md"]
+    assert shop["spawning_without_rule"] == ["commands/plan.md", "commands/team.md"]
+    assert shop["rule_without_spawning"] == ["commands/notes.md"]
+
+
+def test_agents_say_whether_they_can_report_and_why(shop: dict[str, object]) -> None:
+    agents = {a["id"]: a for a in shop["agents"]}  # type: ignore[attr-defined]
+    assert {k: a["can_report"] for k, a in agents.items()} == {
+        "shop:critic": False,
+        "shop:review:security": False,
+        "shop:planner": True,
+        "shop:scout": True,
+        "Explore": True,
+    }
+    critic, security = agents["shop:critic"], agents["shop:review:security"]
+    assert critic["tools"] == ["Read", "Grep", "Glob"] and critic["path"] == "agents/critic.md"
+    assert critic["why"] == "its tools (Read, Grep, Glob) lack SendMessage"
+    assert critic["named_spawn_from"] == ["commands/scan.md"]
+    assert security["tools"] is None and security["disallowed_tools"] == ["SendMessage", "Write"]
+    assert security["why"] == "its disallowedTools removes SendMessage"
+    assert agents["shop:planner"]["why"].startswith("no tools key")
+    assert agents["Explore"]["builtin"] is True and agents["Explore"]["path"] is None
+
+
+def test_units_and_spawn_sites(shop: dict[str, object]) -> None:
+    units = {u["path"]: (u["spawning"], u["carries_rule"], u["status"]) for u in shop["units"]}  # type: ignore[attr-defined]
+    assert units["commands/notes.md"] == (False, True, "stale rule (SL202)")
+    assert units["skills/explore"] == (False, False, "forked only")
+    sites = {
+        (s["path"], s["line"], s["form"], s["confidence"], s["resolved"], s["named"], s["name"])
+        for s in shop["spawn_sites"]  # type: ignore[attr-defined]
+    }
+    assert sites == {
+        ("commands/plan.md", 7, "F4", "high", "shop:planner", False, None),
+        ("commands/review.md", 11, "F1", "high", "shop:critic", False, None),
+        ("commands/review.md", 17, "F2", "high", "shop:review:security", False, None),
+        ("commands/scan.md", 10, "F5", "high", "shop:critic", True, "critic-1"),
+        ("commands/team.md", 7, "F6", "medium", "shop:scout", False, None),
+        ("skills/explore/SKILL.md", 5, "F9", "high", "Explore", False, None),
+    }
+    assert shop["findings_by_rule"] == {
+        "SL101": {"name": "named-spawn-mute-agent", "errors": 1, "warnings": 0},
+        "SL201": {"name": "missing-no-name-rule", "errors": 2, "warnings": 0},
+        "SL202": {"name": "stale-no-name-rule", "errors": 0, "warnings": 1},
+    }
+
+
+def test_unresolved_targets_say_why(project: Make) -> None:
+    files = {
+        "commands/go.md": (
+            "# Go\n\n"
+            '```\nAgent(subagent_type: "{area}-reviewer", prompt: "x")\n'
+            'Agent(subagent_type: "shop:nobody", prompt: "y")\n```\n'
+        )
+    }
+    data = json.loads(run_cli("audit", str(project(files)), "--output-format", "json").out)
+    why = {s["target"]: (s["resolved"], s["why_unresolved"]) for s in data["spawn_sites"]}
+    assert why["{area}-reviewer"] == (
+        None,
+        'placeholder "{area}-reviewer": filled in at run time, not checked',
+    )
+    assert why["shop:nobody"] == (
+        None,
+        '"shop:nobody" matches no agent of the project and no built-in (SL301)',
+    )
+
+
+def test_markdown_sets_spelled_out_and_graph_names_agents() -> None:
+    out = run_cli("audit", str(SHOP)).out
+    assert "- Spawn but do not carry the rule (2, SL201): `commands/plan.md`, `commands/team.md`" in out
+    assert "- Carry the rule but spawn nothing (1, SL202): `commands/notes.md`" in out
+    graph = out.split("```mermaid\n", 1)[1].split("```", 1)[0]
+    assert graph.startswith("flowchart LR\n")
+    ids = dict(re.findall(r'(\w+)\["([^"]*)"\]', graph))
+    node = {label: node_id for node_id, label in ids.items()}
+    assert {"shop:critic 🔇", "shop:review:security 🔇", "shop:scout", "shop:planner", "Explore"} <= set(node)
+    assert f"{node['commands/scan.md']} -. named .-> {node['shop:critic 🔇']}" in graph
+    assert f"{node['commands/review.md']} --> {node['shop:critic 🔇']}" in graph
+    assert 'subgraph g1["shop"]' in graph and 'subgraph g0["built-in"]' in graph
+    assert "### SL201 missing-no-name-rule (2 findings)" in out
+
+
+def test_output_file_gets_the_same_report(tmp_path: Path) -> None:
+    target = tmp_path / "audit.md"
+    run = run_cli("audit", str(SHOP), "--output", str(target))
+    assert run.code == 0 and run.out == "" and "wrote the audit" in run.err
+    assert target.read_text("utf-8") == run_cli("audit", str(SHOP)).out
+    assert [p.name for p in tmp_path.iterdir()] == ["audit.md"]  # no temporary file left behind
+    unwritable = run_cli("audit", str(SHOP), "--output", str(tmp_path / "missing" / "a.md"))
+    assert unwritable.code == 2 and "--output" in unwritable.err
+
+
+def _marketplace(root: Path, plugins: int, commands: int) -> Path:
+    entries = [{"name": f"p{i}", "source": f"./plugins/p{i}"} for i in range(plugins)]
+    files: dict[str, str | bytes] = {
+        ".claude-plugin/marketplace.json": json.dumps({"name": "m", "plugins": entries})
+    }
+    for i in range(plugins):
+        base = f"plugins/p{i}"
+        files[f"{base}/.claude-plugin/plugin.json"] = json.dumps({"name": f"p{i}"})
+        files[f"{base}/agents/ok.md"] = "---\nname: ok\ndescription: d\n---\nWork.\n"
+        files[f"{base}/agents/mute.md"] = "---\nname: mute\ndescription: d\ntools: Read\n---\nWork.\n"
+        for c in range(commands):
+            target = "mute" if c == 0 else "ok"
+            files[f"{base}/commands/c{c}.md"] = (
+                f'# C\n\n```\nAgent(subagent_type: "p{i}:{target}", prompt: "x")\n```\n'
+            )
+        files[f"{base}/commands/named.md"] = (
+            f'# N\n\n```\nAgent(subagent_type: "p{i}:ok", name: "n", prompt: "x")\n```\n'
+        )
+    return write_project(root, files)
+
+
+def test_big_marketplace_graph_is_capped_grouped_and_keeps_what_matters(tmp_path: Path) -> None:
+    root = _marketplace(tmp_path / "m", plugins=4, commands=40)
+    out = run_cli("audit", str(root)).out
+    graph = out.split("```mermaid\n", 1)[1].split("```", 1)[0]
+    edges = [line for line in graph.splitlines() if "-->" in line or ".->" in line]
+    assert len(edges) == 80
+    assert sum(".->" in e for e in edges) == 4  # every named spawn is drawn
+    labels = dict(re.findall(r'(\w+)\["([^"]*)"\]', graph))
+    for i in range(4):
+        assert f'subgraph g{i}["p{i}"]' in graph
+        assert any(labels.get(e.split()[-1]) == f"p{i}:mute 🔇" for e in edges)
+    summaries = [v for v in labels.values() if v.startswith("…")]
+    assert summaries == ["… 21 more links from 21 units"] * 4
+    assert "The graph shows 80 of 164 links" in out
+
+
+def test_small_graph_is_not_capped(project: Make) -> None:
+    out = run_cli("audit", str(_marketplace(project({}).parent / "s", plugins=2, commands=3))).out
+    assert "more link" not in out and "The graph shows" not in out
+
+
+def test_graph_labels_and_cells_escape_project_text(project: Make) -> None:
+    files: dict[str, str | bytes] = {
+        'commands/we"ird<b>#x|y.md': '# W\n\n```\nAgent(subagent_type: "general-purpose", prompt: "x")\n```\n',
+        "agents/odd.md": "---\nname: o|d\ndescription: d\ntools: Read, Bash(a|b), Grep(<b>)\n---\nWork.\n",
+        "agents/tick.md": "---\nname: t`ick\ndescription: d\n---\nWork.\n",
+    }
+    out = run_cli("audit", str(project(files))).out
+    assert 'u0["commands/we#quot;ird#lt;b#gt;#35;x|y.md"]' in out
+    assert "| t\\`ick |" in out and "| `o\\|d` |" in out and "| Read, Bash(a\\|b), Grep(&lt;b&gt;) |" in out
+    outside_code = re.sub(r"`[^`\n]*`", "", re.sub(r"```.*?```", "", out, flags=re.S))
+    assert "<b>" not in outside_code and 'we"ird' in out  # HTML is shown only inside code
+
+
+def test_many_plugins_draw_at_most_twelve_and_sum_up_the_rest(tmp_path: Path) -> None:
+    root = _marketplace(tmp_path / "m", plugins=20, commands=2)
+    out = run_cli("audit", str(root)).out
+    graph = out.split("```mermaid\n", 1)[1].split("```", 1)[0]
+    assert graph.count("subgraph ") == 12
+    edges = [line for line in graph.splitlines() if "-->" in line or ".->" in line]
+    assert len(edges) == 12 * 3
+    assert '["… 8 more plugins with 24 links"]' in graph
+    assert "The graph shows 36 of 60 links" in out
+
+
+def test_readme_example_is_the_real_output() -> None:
+    readme = (REPO / "README.md").read_text("utf-8")
+    out = run_cli("audit", str(SHOP)).out
+    assert f"````markdown\n{out}````" in readme, "rerun `spawnlint audit tests/projects/audit-shop/project`"
+    graph = out.split("```mermaid\n", 1)[1].split("```", 1)[0]
+    assert f"Its graph:\n\n```mermaid\n{graph}```" in readme
