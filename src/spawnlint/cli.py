@@ -44,6 +44,8 @@ def _parser() -> argparse.ArgumentParser:
     audit.add_argument("--root", type=Path, help="the project root, as for check")
     audit.add_argument("--output-format", choices=["markdown", "json"], default="markdown")
 
+    verbs.add_parser("guard", help="a Claude Code PreToolUse hook: deny named spawns that would be mute")
+
     rule = verbs.add_parser("rule", help="print a rule's page")
     rule.add_argument("code", nargs="?", help="e.g. SL101; without it, list the rules")
     return parser
@@ -65,6 +67,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.verb == "rule":
             return _rule(args.code)
+        if args.verb == "guard":
+            from spawnlint.guard import run_hook
+
+            return run_hook(sys.stdin.buffer, sys.stdout, sys.stderr)
         if args.verb == "audit":
             return _audit(args)
         return _check(args)
