@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -389,11 +390,11 @@ def test_repository_is_a_plugin_whose_hook_wires_the_guard() -> None:
     assert manifest["name"] == "spawnlint"
     hooks = json.loads((REPO / "hooks" / "hooks.json").read_text())["hooks"]
     (entry,) = hooks["PreToolUse"]
-    import re
-
     matcher = re.compile(entry["matcher"])
     assert matcher.fullmatch("Agent") and matcher.fullmatch("Task") and not matcher.fullmatch("TaskCreate")
     assert [h["command"] for h in entry["hooks"] if h["type"] == "command"] == ["spawnlint guard"]
+    (listed,) = json.loads((REPO / ".claude-plugin" / "marketplace.json").read_text())["plugins"]
+    assert (listed["name"], listed["source"]) == ("spawnlint", "./")
     audit = (REPO / "commands" / "audit.md").read_text()
     assert audit.startswith("---\n") and "spawnlint audit" in audit
 
