@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from conftest import REPO, run_cli, write_project
-from spawnlint import guard
+from spawnlint import guard, guard_targets
 from spawnlint.model import FileKind
 from spawnlint.parse import decode, parse_agent_definition, parse_text
 
@@ -238,7 +238,7 @@ def test_internal_error_passes_with_a_note(shop: Path, monkeypatch: pytest.Monke
     def broken(*_: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(guard, "build_project", broken)
+    monkeypatch.setattr(guard_targets, "build_project", broken)
     assert_allowed_with_note(
         run_guard(spawn(shop, subagent_type="shop:critic", name="c")), "internal error RuntimeError: boom"
     )
@@ -402,3 +402,55 @@ def test_repository_is_a_plugin_whose_hook_wires_the_guard() -> None:
 def test_repository_root_lints_clean() -> None:
     run = run_cli("check", "--root", str(REPO))
     assert (run.code, run.lines, run.err) == (0, [], "")
+
+
+def test_only_files_that_name_the_target_are_parsed(shop: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    parsed: list[str] = []
+    real = guard_targets.parse_agent_definition
+
+    def counting(path: str, text: str) -> Any:
+        parsed.append(path)
+        return real(path, text)
+
+    monkeypatch.setattr(guard_targets, "parse_agent_definition", counting)
+    write_project(shop, {"agents/other.md": MUTE.replace("critic", "other") + "Not the critic's job.\n"})
+    assert '"shop:critic"' in run_guard(spawn(shop, subagent_type="shop:critic", name="c")).reason
+    assert sorted(parsed) == ["agents/critic.md", "agents/other.md"]  # other.md mentions "critic"
+    parsed.clear()
+    assert '"general-purpose"' in run_guard(spawn(shop, name="c")).reason
+    assert parsed == []
+
+
+PROBE = (
+    "import sys\n"
+    "from spawnlint.console import main\n"
+    "sys.argv = ['spawnlint', 'guard']\n"
+    "code = main()\n"
+    "roots = ('spawnlint', 'yaml', 'markdown_it', 'libcst')\n"
+    "print('MODULES', *sorted(m for m in sys.modules if m.split('.')[0] in roots), file=sys.stderr)\n"
+    "sys.exit(code)\n"
+)
+
+
+def imported_by_guard(payload: dict[str, Any], home: Path) -> tuple[str, set[str]]:
+    run = subprocess.run(
+        [sys.executable, "-c", PROBE],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        env={"HOME": str(home), "PATH": "/usr/bin:/bin"},
+        check=True,
+    )
+    (line,) = [x for x in run.stderr.splitlines() if x.startswith("MODULES")]
+    return run.stdout, set(line.split()[1:])
+
+
+def test_unnamed_spawn_imports_none_of_the_linter(shop: Path, home: Path) -> None:
+    out, modules = imported_by_guard(spawn(shop, subagent_type="shop:critic"), home)
+    assert out == "" and modules == {"spawnlint", "spawnlint.console", "spawnlint.guard"}
+
+
+def test_named_spawn_never_imports_markdown_it_or_libcst(shop: Path, home: Path) -> None:
+    out, modules = imported_by_guard(spawn(shop, subagent_type="shop:critic", name="c"), home)
+    assert '"deny"' in out and "spawnlint.guard_targets" in modules
+    assert not any(m.startswith(("markdown_it", "libcst", "spawnlint.parse.markdown")) for m in modules)
