@@ -454,3 +454,14 @@ def test_named_spawn_never_imports_markdown_it_or_libcst(shop: Path, home: Path)
     out, modules = imported_by_guard(spawn(shop, subagent_type="shop:critic", name="c"), home)
     assert '"deny"' in out and "spawnlint.guard_targets" in modules
     assert not any(m.startswith(("markdown_it", "libcst", "spawnlint.parse.markdown")) for m in modules)
+
+
+def test_guard_benchmark_times_a_real_denial() -> None:
+    run = subprocess.run(
+        [sys.executable, str(REPO / "bench" / "guard.py"), "--runs", "1", "--commands", "1", "--agents", "1"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "named, mute agent (denied)" in run.stdout and "CPU median" in run.stdout
