@@ -133,6 +133,11 @@ def test_named_general_purpose_without_report_instruction_is_denied(shop: Path) 
     assert '"general-purpose"' in reason and "neither your prompt" in reason
 
 
+def test_named_spawn_of_a_mute_builtin_is_denied(shop: Path) -> None:
+    reason = run_guard(spawn(shop, subagent_type="statusline-setup", name="s")).reason
+    assert '"statusline-setup"' in reason and "Read, Edit, without SendMessage" in reason
+
+
 def test_missing_subagent_type_means_general_purpose(shop: Path) -> None:
     reason = run_guard(spawn(shop, name="gp")).reason
     assert '"general-purpose"' in reason
@@ -196,6 +201,14 @@ def test_project_can_switch_rules_off_for_the_guard(shop: Path) -> None:
 )
 def test_malformed_input_passes_with_a_note(raw: bytes, words: tuple[str, ...]) -> None:
     assert_allowed_with_note(run_guard(raw), *words)
+
+
+def test_other_hook_events_pass_with_a_note(shop: Path) -> None:
+    payload = spawn(shop, subagent_type="shop:critic", name="c")
+    payload["hook_event_name"] = "PostToolUse"
+    assert_allowed_with_note(run_guard(payload), "'PostToolUse', not PreToolUse")
+    del payload["hook_event_name"]  # older payloads may lack it: the hook is wired to PreToolUse
+    assert '"shop:critic"' in run_guard(payload).reason
 
 
 def test_tool_input_that_is_not_an_object_passes_with_a_note(shop: Path) -> None:

@@ -80,6 +80,9 @@ def read_call(raw: bytes) -> Call | Verdict:
         return Verdict(note="hook input is not JSON; call allowed")
     if not isinstance(payload, dict):
         return Verdict(note="hook input is not a JSON object; call allowed")
+    event = payload.get("hook_event_name", "PreToolUse")
+    if event != "PreToolUse":
+        return Verdict(note=f"wired to {event!r}, not PreToolUse: it can decide nothing there")
     tool = payload.get("tool_name")
     if tool not in SPAWN_TOOLS:
         return Verdict()
