@@ -44,7 +44,12 @@ def _parser() -> argparse.ArgumentParser:
     audit.add_argument("--root", type=Path, help="the project root, as for check")
     audit.add_argument("--output-format", choices=["markdown", "json"], default="markdown")
 
-    verbs.add_parser("guard", help="a Claude Code PreToolUse hook: deny named spawns that would be mute")
+    verbs.add_parser(
+        "guard",
+        help="a Claude Code PreToolUse hook: deny named spawns that would be mute",
+        description="Reads a PreToolUse hook payload on stdin and prints a deny decision for a named"
+        " Agent/Task call whose answer would never come back; prints nothing otherwise. Always exits 0.",
+    )
 
     rule = verbs.add_parser("rule", help="print a rule's page")
     rule.add_argument("code", nargs="?", help="e.g. SL101; without it, list the rules")
