@@ -16,8 +16,10 @@ import pytest
 
 from conftest import REPO, run_cli, write_project
 from spawnlint import guard, guard_targets
+from spawnlint.discover import Plugin, discover
 from spawnlint.model import FileKind
 from spawnlint.parse import decode, parse_agent_definition, parse_text
+from spawnlint.parse.rule_sentence import is_rule_sentence
 
 MUTE = "---\nname: critic\ndescription: Reviews plans.\ntools: Read, Grep\n---\nReview the plan.\n"
 UNTOLD = "---\nname: helper\ndescription: Helps.\n---\nHelp with the task.\n"
@@ -415,6 +417,15 @@ def test_repository_is_a_plugin_whose_hook_wires_the_guard() -> None:
 def test_repository_root_lints_clean() -> None:
     run = run_cli("check", "--root", str(REPO))
     assert (run.code, run.lines, run.err) == (0, [], "")
+
+
+def test_audit_command_is_a_unit_that_spawns_nothing() -> None:
+    discovery = discover(REPO)
+    assert Plugin("", "spawnlint") in discovery.plugins
+    (source,) = [f for f in discovery.files if f.path == "commands/audit.md"]
+    assert source.kind is FileKind.COMMAND and source.unit == "commands/audit.md"
+    parsed = parse_text(source.path, (REPO / source.path).read_text(), source.kind)
+    assert parsed.sites == () and not any(is_rule_sentence(s.text, False) for s in parsed.sentences)
 
 
 def test_only_files_that_name_the_target_are_parsed(shop: Path, monkeypatch: pytest.MonkeyPatch) -> None:
