@@ -240,6 +240,11 @@ def test_placeholder_target_passes_with_a_note(shop: Path, target: str) -> None:
     assert_allowed_with_note(run_guard(spawn(shop, subagent_type=target, name="c")), "placeholder")
 
 
+def test_configured_external_agent_passes_with_a_note(shop: Path) -> None:
+    (shop / "pyproject.toml").write_text('[tool.spawnlint]\nexternal-agents = ["other:*"]\n')
+    assert_allowed_with_note(run_guard(spawn(shop, subagent_type="other:critic", name="c")), "external agent")
+
+
 def test_non_string_subagent_type_passes_with_a_note(shop: Path) -> None:
     assert_allowed_with_note(run_guard(spawn(shop, subagent_type=["shop:critic"], name="c")), "subagent_type")
 

@@ -118,7 +118,8 @@ def judge(call: Call) -> Verdict:
         return Verdict(note=f"{exc}; call allowed")
     if target.status not in _RESOLVED:
         return Verdict(
-            note=f'subagent_type "{call.subagent_type}" is {_unknown(call)} (in {target.root}); call allowed'
+            note=f'subagent_type "{call.subagent_type}" is {_unknown(call, target.status)}'
+            f" (in {target.root}); call allowed"
         )
     if target.mute:
         return Verdict(deny=mute_reason(call, target.agents[0]))
@@ -127,9 +128,11 @@ def judge(call: Call) -> Verdict:
     return Verdict()
 
 
-def _unknown(call: Call) -> str:
+def _unknown(call: Call, status: str) -> str:
     """A call's values are what the model sent, never variables: a target that reads like a
     template (`{area}-reviewer`, `<agent>`) was left unfilled, and matches no agent."""
+    if status == "external":
+        return "a configured external agent, whose tools spawnlint does not know"
     if re.search(r"[{}<>\[\]$]", call.subagent_type):
         return "an unfilled placeholder, no agent"
     return "not an agent of the project, the user or an installed plugin"
