@@ -2,6 +2,6 @@
 
 import sys
 
-from spawnlint.cli import main
+from spawnlint.console import main
 
 sys.exit(main())

@@ -69,6 +69,13 @@ def _parser() -> argparse.ArgumentParser:
         "--recover", type=Path, metavar="OUTDIR", help="write each mute teammate's last text here"
     )
 
+    verbs.add_parser(
+        "guard",
+        help="a Claude Code PreToolUse hook: deny named spawns that would be mute",
+        description="Reads a PreToolUse hook payload on stdin and prints a deny decision for a named"
+        " Agent/Task call whose answer would never come back; prints nothing otherwise. Always exits 0.",
+    )
+
     rule = verbs.add_parser("rule", help="print a rule's page")
     rule.add_argument("code", nargs="?", help="e.g. SL101; without it, list the rules")
     return parser
@@ -90,6 +97,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.verb == "rule":
             return _rule(args.code)
+        if args.verb == "guard":
+            from spawnlint.guard import run_hook
+
+            return run_hook(sys.stdin.buffer, sys.stdout, sys.stderr)
         if args.verb == "audit":
             return _audit(args)
         if args.verb == "transcripts":

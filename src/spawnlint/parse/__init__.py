@@ -20,6 +20,7 @@ from spawnlint.model import (
     UnitFrontmatter,
 )
 from spawnlint.parse.frontmatter import Frontmatter, parse_tool_list, split_frontmatter
+from spawnlint.parse.send_message import mentions_send_message_tool
 from spawnlint.parse.spawn_syntax import as_written, classify, split_lines
 
 _SUPPRESS_MD = re.compile(r"<!--\s*spawnlint:\s*(ignore-file|ignore)(?:\[([^\]]*)\])?\s*-->")
@@ -87,6 +88,19 @@ def parse_text(path: str, text: str, kind: FileKind) -> ParsedFile:
         suppressions=suppressions(lines, markdown=True, hash_comments_until=body_start),
         problems=tuple(problems),
     )
+
+
+def parse_agent_definition(path: str, text: str) -> ParsedFile:
+    """An agent file's definition alone — frontmatter, and whether its body names SendMessage —
+    without the markdown pass: what the guard needs on every Agent call. Spawn sites, sentences
+    and report lines (SL103) are not read."""
+    lines = split_lines(text)
+    frontmatter, body_start = split_frontmatter(lines)
+    if frontmatter is None:
+        return ParsedFile(path, FileKind.AGENT)
+    mentions = mentions_send_message_tool("\n".join(lines[body_start:]))
+    agent = _agent(path, frontmatter, mentions, (), [])
+    return ParsedFile(path, FileKind.AGENT, agents=(agent,) if agent else ())
 
 
 def _frontmatter_is_read(path: str, kind: FileKind, frontmatter: Frontmatter) -> bool:
