@@ -10,8 +10,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from spawnlint import __version__
-from spawnlint.config import ConfigError, load_settings
+from spawnlint.config import ConfigError, Settings, load_settings
 from spawnlint.discover import find_root
+from spawnlint.fix import FileChange
 from spawnlint.model import Severity
 from spawnlint.report import FORMATS
 from spawnlint.rules import BY_CODE, RULES
@@ -36,6 +37,9 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when findings fail")
     check.add_argument("--statistics", action="store_true", help="print a count per rule instead")
     check.add_argument("--baseline", type=Path, help="a JSON report of findings to accept")
+    check.add_argument("--fix", action="store_true", help="apply the fixes, then report what remains")
+    check.add_argument("--diff", action="store_true", help="print the fixes as a unified diff; write nothing")
+    check.add_argument("--unsafe-fixes", action="store_true", help="also apply fixes marked unsafe (SL102)")
 
     audit = verbs.add_parser("audit", help="a one-off report of the project's agents, spawns and findings")
     audit.add_argument(
@@ -132,8 +136,13 @@ def _check(args: argparse.Namespace) -> int:
     except (OSError, ValueError, KeyError, TypeError) as exc:
         print(f"spawnlint: --baseline {args.baseline}: cannot use it ({exc})", file=sys.stderr)
         return 2
+    filters = Filters(select, ignore, paths, baseline)
+    if args.diff:
+        return _diff(root, settings, filters, args.unsafe_fixes)
+    if args.fix:
+        _fix(root, settings, filters, args.unsafe_fixes)
     result = lint(root, settings)
-    diagnostics = apply(result.diagnostics, result.project, Filters(select, ignore, paths, baseline))
+    diagnostics = apply(result.diagnostics, result.project, filters)
     fmt = args.output_format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "concise")
     if args.statistics:
         counts = Counter(d.code for d in diagnostics)
@@ -144,6 +153,46 @@ def _check(args: argparse.Namespace) -> int:
     strict = args.strict or settings.strict
     failing = [d for d in diagnostics if d.severity is Severity.ERROR or strict]
     return 1 if failing and not args.exit_zero else 0
+
+
+_FIX_PASSES = 4  # a fix held back by an overlap gets its turn in the next pass
+
+
+def _fix(root: Path, settings: Settings, filters: Filters, unsafe: bool) -> None:
+    from spawnlint.engine import lint
+    from spawnlint.fix import plan, write
+
+    fixed = 0
+    files: set[str] = set()
+    for _ in range(_FIX_PASSES):
+        result = lint(root, settings)
+        changes = plan(root, apply(result.diagnostics, result.project, filters), result.project, unsafe)
+        written = [c for c in changes if write(root, c)]
+        if not written:
+            break
+        fixed += sum(len(c.fixed) for c in written)
+        files.update(c.path for c in written)
+    print(f"fixed {_plural(fixed, 'finding')} in {_plural(len(files), 'file')}", file=sys.stderr)
+
+
+def _diff(root: Path, settings: Settings, filters: Filters, unsafe: bool) -> int:
+    from spawnlint.engine import lint
+    from spawnlint.fix import plan, unified_diff
+
+    result = lint(root, settings)
+    changes = plan(root, apply(result.diagnostics, result.project, filters), result.project, unsafe)
+    for change in changes:
+        sys.stdout.write(unified_diff(change))
+    print(f"would fix {_counted(changes)}", file=sys.stderr)
+    return 1 if changes else 0
+
+
+def _counted(changes: list[FileChange]) -> str:
+    return f"{_plural(sum(len(c.fixed) for c in changes), 'finding')} in {_plural(len(changes), 'file')}"
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'s' * (count != 1)}"
 
 
 def _report_paths(raw: list[str], root: Path) -> tuple[str, ...] | None:

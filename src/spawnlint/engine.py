@@ -130,5 +130,5 @@ def run_rules(project: Project, settings: Settings) -> tuple[Diagnostic, ...]:
     for rule in RULES:
         severity = Severity(settings.severity.get(rule.code, rule.severity.value))
         for f in rule.check(project):
-            found.add(Diagnostic(f.path, f.line, f.column, rule.code, f.message, severity, f.related))
+            found.add(Diagnostic(f.path, f.line, f.column, rule.code, f.message, severity, f.related, f.fix))
     return tuple(sorted(found))

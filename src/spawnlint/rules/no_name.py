@@ -5,15 +5,41 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from spawnlint.model import Finding, Location, Project
+from spawnlint.model import Edit, Finding, Fix, Location, Project, Spawn, Unit, section_of
+from spawnlint.parse.rule_sentence import canonical_rule
+
+__all__ = ["canonical_rule", "missing_no_name_rule", "stale_no_name_rule"]
 
 
-def canonical_rule(kind: str) -> str:
-    """The sentence `--fix` inserts; it satisfies the default matcher."""
-    return (
-        "Spawn agents without the Agent tool's `name` parameter: a named spawn runs as an"
-        f" `in_process_teammate`, whose final answer never returns to this {kind}."
-    )
+def _insertions(project: Project, unit: Unit, uncovered: tuple[Spawn, ...]) -> Fix | None:
+    """The canonical sentence as its own paragraph before the block of the first spawn site —
+    per section (scope section) or per site it would cover (scope lines:N) — or None when the
+    configured matcher would not accept it."""
+    sentence = project.rule_insertions.get(unit.kind)
+    if sentence is None:
+        return None
+    scope, within = project.rule_scope
+    targets = uncovered[:1] if scope == "unit" else uncovered
+    edits: dict[tuple[str, int], Edit] = {}
+    seen_sections: set[tuple[str, int]] = set()
+    for spawn in targets:
+        site = spawn.site
+        if not site.block_line or site.block_line > site.line:
+            continue
+        if scope == "section":
+            parsed = project.files.get(site.path)
+            section = section_of(parsed.sections, site.line) if parsed else None
+            key = (site.path, section.start_line if section else 0)
+            if key in seen_sections:
+                continue
+            seen_sections.add(key)
+        if scope == "lines" and site.line - site.block_line + 2 > within:
+            continue  # a sentence before the block would not be within N lines of this site
+        lead = "\n" if site.block_joined else ""  # a blank line after a heading or text right above
+        edits[(site.path, site.block_line)] = Edit(
+            site.path, site.block_line, 1, site.block_line, 1, "", f"{lead}{sentence}\n\n"
+        )
+    return Fix(tuple(edits.values()), safe=True) if edits else None
 
 
 def missing_no_name_rule(project: Project) -> Iterator[Finding]:
@@ -36,6 +62,7 @@ def missing_no_name_rule(project: Project) -> Iterator[Finding]:
             first.column,
             f'{unit.kind} "{unit.id}" spawns agents but {where}; add: "{canonical_rule(unit.kind)}"',
             tuple(related),
+            _insertions(project, unit, uncovered),
         )
 
 

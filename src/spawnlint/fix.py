@@ -1,0 +1,186 @@
+"""`check --fix` / `--diff`: apply the edits the rules attached to their diagnostics, keeping each
+file's encoding, BOM and line endings, and writing atomically."""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+import stat
+import tempfile
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from spawnlint.model import Diagnostic, Edit, Fix, Project
+
+_BOM = b"\xef\xbb\xbf"
+_NEWLINE = re.compile(r"\r\n|\r|\n")  # what parse.spawn_syntax.split_lines splits on
+_LINE_WITH_END = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+
+
+@dataclass(frozen=True)
+class FileChange:
+    path: str  # posix, relative to the project root
+    before: bytes
+    after: bytes
+    fixed: tuple[Diagnostic, ...]
+
+
+def fixable(diagnostic: Diagnostic, unsafe: bool) -> Fix | None:
+    fix = diagnostic.fix
+    if fix is None or not fix.edits or not (fix.safe or unsafe):
+        return None
+    return fix
+
+
+def plan(root: Path, diagnostics: Iterable[Diagnostic], project: Project, unsafe: bool) -> list[FileChange]:
+    """The change to each file that the fixes of these diagnostics make; files with parse
+    problems, or not read as text, are never touched."""
+    wanted: dict[str, list[tuple[Diagnostic, Fix]]] = defaultdict(list)
+    for d in diagnostics:
+        fix = fixable(d, unsafe)
+        if fix is None:
+            continue
+        paths = {e.path for e in fix.edits}
+        if len(paths) != 1:
+            continue  # a fix is applied whole, so it must live in one file
+        wanted[paths.pop()].append((d, fix))
+    blocked = _blocked(project)
+    changes = []
+    for path in sorted(wanted):
+        if path in blocked:
+            continue
+        change = _change(root, path, wanted[path])
+        if change is not None:
+            changes.append(change)
+    return changes
+
+
+def _blocked(project: Project) -> set[str]:
+    out = {p.finding.path for p in project.problems}
+    out.update(path for path, parsed in project.files.items() if parsed.problems)
+    return out
+
+
+def _change(root: Path, path: str, fixes: list[tuple[Diagnostic, Fix]]) -> FileChange | None:
+    before = _read(root / path)
+    if before is None:
+        return None
+    try:
+        text = before.removeprefix(_BOM).decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    after, fixed = apply_edits(text, fixes)
+    if not fixed or after == text:
+        return None
+    data = (_BOM if before.startswith(_BOM) else b"") + after.encode("utf-8")
+    return FileChange(path, before, data, tuple(fixed))
+
+
+def _read(full: Path) -> bytes | None:
+    try:
+        if full.is_symlink() or not stat.S_ISREG(os.stat(full).st_mode):
+            return None  # a link is never replaced by a copy of its target
+        data = full.read_bytes()
+    except OSError:
+        return None
+    return None if b"\x00" in data else data
+
+
+def apply_edits(text: str, fixes: list[tuple[Diagnostic, Fix]]) -> tuple[str, list[Diagnostic]]:
+    """Apply each fix whole, or not at all: a fix whose text moved, or whose edits overlap another
+    fix's, waits for the next pass."""
+    starts = [0] + [m.end() for m in _NEWLINE.finditer(text)]
+    eol = m.group(0) if (m := _NEWLINE.search(text)) else "\n"
+    spans: list[tuple[int, int, str, int]] = []  # (start, end, replacement, fix index)
+    for index, (_d, fix) in enumerate(fixes):
+        located = [_locate(text, starts, e) for e in fix.edits]
+        if any(span is None for span in located):
+            continue
+        spans.extend((a, b, e.text.replace("\n", eol), index) for (a, b), e in _pairs(located, fix.edits))
+    spans = sorted(set(spans))
+    dropped = _overlapping(spans)
+    kept = [s for s in spans if s[3] not in dropped]
+    applied = {s[3] for s in kept}
+    out = text
+    done: set[tuple[int, int, str]] = set()
+    for a, b, replacement, _index in reversed(kept):
+        if (a, b, replacement) in done:
+            continue  # the same edit asked for by two findings
+        done.add((a, b, replacement))
+        out = out[:a] + replacement + out[b:]
+    return out, [fixes[i][0] for i in sorted(applied)]
+
+
+def _pairs(
+    located: list[tuple[int, int] | None], edits: tuple[Edit, ...]
+) -> list[tuple[tuple[int, int], Edit]]:
+    return [(span, e) for span, e in zip(located, edits, strict=True) if span is not None]
+
+
+def _locate(text: str, starts: list[int], edit: Edit) -> tuple[int, int] | None:
+    a = _offset(text, starts, edit.line, edit.column)
+    b = _offset(text, starts, edit.end_line, edit.end_column)
+    if a is None or b is None or b < a:
+        return None
+    if _NEWLINE.sub("\n", text[a:b]) != edit.old:
+        return None  # not the text the parser saw there
+    return a, b
+
+
+def _offset(text: str, starts: list[int], line: int, column: int) -> int | None:
+    if not 1 <= line <= len(starts) or column < 1:
+        return None
+    start = starts[line - 1]
+    end = starts[line] if line < len(starts) else len(text)
+    content = len(_NEWLINE.sub("", text[start:end]))
+    return start + column - 1 if column - 1 <= content else None
+
+
+def _overlapping(spans: list[tuple[int, int, str, int]]) -> set[int]:
+    """The fixes with an edit that overlaps an edit of another fix (or of itself)."""
+    dropped: set[int] = set()
+    for (a1, b1, r1, i1), (a2, b2, r2, i2) in zip(spans, spans[1:], strict=False):
+        if (a1, b1, r1) == (a2, b2, r2):
+            continue
+        if a2 < b1 or a1 == b1 == a2 == b2:  # two different insertions at one point: which first?
+            dropped.update((i1, i2))
+    return dropped
+
+
+def write(root: Path, change: FileChange) -> bool:
+    """Replace the file atomically (a temporary file beside it, then a rename), keeping its
+    permissions; False when it changed since it was read."""
+    full = root / change.path
+    if _read(full) != change.before:
+        return False
+    mode = stat.S_IMODE(os.stat(full).st_mode)
+    fd, tmp = tempfile.mkstemp(dir=full.parent, prefix=f".{full.name}.", suffix=".spawnlint")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(change.after)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, full)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return True
+
+
+def unified_diff(change: FileChange) -> str:
+    before = change.before.removeprefix(_BOM).decode("utf-8")
+    after = change.after.removeprefix(_BOM).decode("utf-8")
+    lines = difflib.unified_diff(
+        _LINE_WITH_END.findall(before),
+        _LINE_WITH_END.findall(after),
+        f"a/{change.path}",
+        f"b/{change.path}",
+    )
+    return "".join(
+        line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of file\n" for line in lines
+    )
