@@ -7,10 +7,13 @@ import difflib
 import os
 import shutil
 import stat
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from conftest import REPO, run_cli
 from spawnlint.fix import apply_edits
@@ -268,3 +271,98 @@ def test_overlapping_fixes_are_held_back_and_moved_text_is_left_alone() -> None:
     assert (out, fixed) == (text, [])
     out, fixed = apply_edits(text, [(_diag(1), cut), (_diag(3), moved)])
     assert (out, fixed) == ("abc, def\n", [_diag(1)])
+
+
+_KEYS = st.sampled_from(["subagent_type", "name", "team_name", "prompt", "description"])
+_VALUES = st.sampled_from(
+    ['"c1"', "'c1'", "c1", "{area}-reviewer", '"a, b"', '"x\\"y"', "critic", "`c1`", "|"]
+)
+
+
+@st.composite
+def _spawn_text(draw: st.DrawFn) -> str:
+    keys = ["subagent_type", "name"] + draw(st.lists(_KEYS, max_size=3))
+    keys = draw(st.permutations(keys))
+    pairs = [(k, "critic" if k == "subagent_type" else draw(_VALUES)) for k in keys]
+    sep = draw(st.sampled_from([": ", "=", " : ", ":"]))
+    form = draw(st.sampled_from(["call", "object", "block", "json", "bullets", "inline"]))
+    if form == "call":
+        return "Agent(" + ", ".join(f"{k}{sep}{v}" for k, v in pairs) + ")"
+    if form == "object":
+        inner = ",\n".join(f"  {k}{sep}{v}" for k, v in pairs)
+        return f"```js\nTask({{\n{inner}{draw(st.sampled_from(['', ',']))}\n}})\n```"
+    if form == "block":
+        return "```\nTask:\n" + "".join(f"  {k}: {v}\n" for k, v in pairs) + "```"
+    if form == "json":
+        body = draw(st.sampled_from([", ", ",\n  "])).join(f'"{k}": "{v.strip(chr(34))}"' for k, v in pairs)
+        return "```json\n{" + body + "}\n```"
+    if form == "bullets":
+        return "Use the Agent tool with:\n\n" + "".join(f"- `{k}`: `{v}`\n" for k, v in pairs)
+    joiner = draw(st.sampled_from([" and ", ", ", ", and "]))
+    return "Use the Task tool with " + joiner.join(f"`{k}{sep}{v}`" for k, v in pairs) + "."
+
+
+_NOISE = st.lists(
+    st.sampled_from(
+        [
+            "Agent(",
+            "Task(",
+            "name",
+            "team_name",
+            ": ",
+            "=",
+            '"',
+            "'",
+            ", ",
+            " ",
+            ")",
+            "{",
+            "}",
+            "`",
+            "c1",
+            "\n",
+            "- ",
+            "subagent_type",
+            "critic",
+            "\\",
+            "```\n",
+            "# H\n",
+            "and ",
+        ]
+    ),
+    max_size=40,
+).map("".join)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    body=st.one_of(_spawn_text(), _NOISE),
+    heading=st.booleans(),
+    crlf=st.booleans(),
+    bom=st.booleans(),
+)
+def test_fix_never_raises_is_idempotent_and_keeps_bytes(
+    body: str, heading: bool, crlf: bool, bom: bool
+) -> None:
+    text = ("# Go\n\n" if heading else "") + body + "\n"
+    if crlf:
+        text = text.replace("\n", "\r\n")
+    data = (b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8")
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        (root / "agents").mkdir()
+        (root / "commands").mkdir()
+        (root / "agents/critic.md").write_text(CRITIC, encoding="utf-8")
+        (root / "commands/go.md").write_bytes(data)
+        first = run_cli("check", "--root", str(root), "--fix")
+        assert first.code in (0, 1), first.err
+        once = (root / "commands/go.md").read_bytes()
+        second = run_cli("check", "--root", str(root), "--fix")
+        assert second.code in (0, 1), second.err
+        assert (root / "commands/go.md").read_bytes() == once
+        assert "fixed 0 findings" in second.err
+        assert once.startswith(b"\xef\xbb\xbf") == bom
+        if crlf:
+            assert b"\n" not in once.replace(b"\r\n", b"")
+        else:
+            assert b"\r" not in once

@@ -69,6 +69,8 @@ def removal(param: Param, form: str, path: str, lines: list[str]) -> tuple[Edit,
         return _code_span(param, path, text, start, value_end)
     if _LINE_LEAD.fullmatch(text, 0, start) and _LINE_TAIL.fullmatch(text, value_end):
         return _whole_line(param, path, lines, start)
+    if not text[:start].strip() and _AFTER_INLINE.match(text, value_end):
+        return _after_comma_above(param, path, lines, value_end)
     return _inline(param, path, text, start, value_end, joiners=form == "F5")
 
 
@@ -136,6 +138,21 @@ def _whole_line(param: Param, path: str, lines: list[str], key_start: int) -> tu
             col = len(before)
             edits.insert(0, Edit(path, previous + 1, col, previous + 1, col + 1, ","))
     return tuple(edits)
+
+
+def _after_comma_above(param: Param, path: str, lines: list[str], end: int) -> tuple[Edit, ...]:
+    """`  "name": "x"}` first on its line, a closing bracket after it: it goes with the comma that
+    ends the line above."""
+    n = param.line
+    text = lines[n - 1]
+    if text[end:].lstrip()[:1] not in (")", "}", "]"):
+        return ()
+    previous = _previous_nonblank(lines, n - 2)
+    if previous is None or not lines[previous].rstrip().endswith(","):
+        return ()
+    col = len(lines[previous].rstrip()) - 1
+    old = "\n".join([lines[previous][col:], *lines[previous + 1 : n - 1], text[:end]])
+    return (Edit(path, previous + 1, col + 1, n, end + 1, old),)
 
 
 def _delete_line(path: str, lines: list[str], n: int) -> Edit:
