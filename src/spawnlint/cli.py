@@ -8,15 +8,18 @@ import sys
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from spawnlint import __version__
 from spawnlint.config import ConfigError, Settings, load_settings
 from spawnlint.discover import find_root
-from spawnlint.fix import FileChange
 from spawnlint.model import Severity
 from spawnlint.report import FORMATS
 from spawnlint.rules import BY_CODE, RULES
 from spawnlint.suppress import Filters, apply, load_baseline
+
+if TYPE_CHECKING:
+    from spawnlint.fix import FileChange
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -96,10 +96,9 @@ def apply_edits(text: str, fixes: list[tuple[Diagnostic, Fix]]) -> tuple[str, li
     eol = m.group(0) if (m := _NEWLINE.search(text)) else "\n"
     spans: list[tuple[int, int, str, int]] = []  # (start, end, replacement, fix index)
     for index, (_d, fix) in enumerate(fixes):
-        located = [_locate(text, starts, e) for e in fix.edits]
-        if any(span is None for span in located):
-            continue
-        spans.extend((a, b, e.text.replace("\n", eol), index) for (a, b), e in _pairs(located, fix.edits))
+        located = _located(text, starts, fix)
+        if located is not None:
+            spans.extend((a, b, replacement.replace("\n", eol), index) for a, b, replacement in located)
     spans = sorted(set(spans))
     dropped = _overlapping(spans)
     kept = [s for s in spans if s[3] not in dropped]
@@ -114,10 +113,14 @@ def apply_edits(text: str, fixes: list[tuple[Diagnostic, Fix]]) -> tuple[str, li
     return out, [fixes[i][0] for i in sorted(applied)]
 
 
-def _pairs(
-    located: list[tuple[int, int] | None], edits: tuple[Edit, ...]
-) -> list[tuple[tuple[int, int], Edit]]:
-    return [(span, e) for span, e in zip(located, edits, strict=True) if span is not None]
+def _located(text: str, starts: list[int], fix: Fix) -> list[tuple[int, int, str]] | None:
+    out = []
+    for edit in fix.edits:
+        span = _locate(text, starts, edit)
+        if span is None:
+            return None
+        out.append((span[0], span[1], edit.text))
+    return out
 
 
 def _locate(text: str, starts: list[int], edit: Edit) -> tuple[int, int] | None:

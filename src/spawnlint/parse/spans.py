@@ -17,6 +17,7 @@ _SEPARATOR = re.compile(r"\s*[:=]\s*")
 _LINE_LEAD = re.compile(r"\s*(?:[-*+]\s+|\d+[.)]\s+)?")
 _LINE_TAIL = re.compile(r"\s*(,)?\s*(?:(?:#|//).*)?")
 _AFTER_INLINE = re.compile(r"\s*(?:[,)}\]`]|$)")
+_AFTER_SENTENCE = re.compile(r"\s*(?:[,)}\]`.;]|$)")  # F5 without code spans ends its sentence
 _BULLET_KEY = re.compile(r"(?P<lead>\s*(?:[-*+]|\d+[.)])\s+)(?:`|\*\*|__)?(?P<key>[a-z_]+)")
 _LIST_ITEM = re.compile(r"\s*(?:[-*+]|\d+[.)])\s")
 _JOIN_BEFORE = re.compile(r"(?:\s*,\s*and\s+|\s*,\s*|\s+and\s+|\s+or\s+)$")
@@ -30,22 +31,43 @@ def with_removals(site: SpawnSite, lines: list[str]) -> SpawnSite:
     """The site with each of its `name`/`team_name` params carrying the edits that delete it."""
     if site.form not in _STRUCTURED:
         return site
-    name = _with_removal(site.name, site.form, site.path, lines)
-    team = _with_removal(site.team_name, site.form, site.path, lines)
-    return replace(site, name=name, team_name=team)
+    params = [p for p in (site.name, site.team_name) if p is not None]
+    edits = {p.key: _removal(p, site.form, site.path, lines, frozenset()) for p in params}
+    gone = frozenset(e.line for found in edits.values() for e in found if _is_line(e))
+    if gone:  # both lines go: a dangling comma is looked for past the other one
+        edits = {p.key: _removal(p, site.form, site.path, lines, gone - {p.line}) for p in params}
+    if "team_name" in edits and _collide(edits.get("name", ()), edits["team_name"]):
+        edits["team_name"] = ()  # the name goes; an ignored team_name may stay
+    return replace(
+        site,
+        name=replace(site.name, removal=edits["name"]) if site.name else None,
+        team_name=replace(site.team_name, removal=edits["team_name"]) if site.team_name else None,
+    )
 
 
-def _with_removal(param: Param | None, form: str, path: str, lines: list[str]) -> Param | None:
-    if param is None:
-        return None
+def _removal(param: Param, form: str, path: str, lines: list[str], gone: frozenset[int]) -> tuple[Edit, ...]:
     try:
-        edits = removal(param, form, path, lines)
+        return removal(param, form, path, lines, gone)
     except IndexError:
-        edits = ()
-    return replace(param, removal=edits)
+        return ()
 
 
-def removal(param: Param, form: str, path: str, lines: list[str]) -> tuple[Edit, ...]:
+def _is_line(edit: Edit) -> bool:
+    return edit.column == 1 and edit.end_column == 1 and edit.end_line == edit.line + 1
+
+
+def _collide(first: tuple[Edit, ...], second: tuple[Edit, ...]) -> bool:
+    return any(
+        (a.line, a.column) < (b.end_line, b.end_column) and (b.line, b.column) < (a.end_line, a.end_column)
+        for a in first
+        for b in second
+    )
+
+
+def removal(
+    param: Param, form: str, path: str, lines: list[str], gone: frozenset[int] = frozenset()
+) -> tuple[Edit, ...]:
+    """The edits that delete the param; `gone` holds 1-based lines deleted along with it."""
     if not 1 <= param.line <= len(lines) or param.value_position[0] != param.line:
         return ()  # a value on another line than its key: no shape we can be sure of
     if form == "F4":
@@ -67,10 +89,11 @@ def removal(param: Param, form: str, path: str, lines: list[str]) -> tuple[Edit,
         return ()
     if form == "F5" and text[start - 1 : start] == "`":
         return _code_span(param, path, text, start, value_end)
-    if _LINE_LEAD.fullmatch(text, 0, start) and _LINE_TAIL.fullmatch(text, value_end):
-        return _whole_line(param, path, lines, start)
+    tail = _LINE_TAIL.fullmatch(text, value_end)
+    if _LINE_LEAD.fullmatch(text, 0, start) and tail is not None:
+        return _whole_line(param, path, lines, start, tail.group(1) is not None, gone)
     if not text[:start].strip() and _AFTER_INLINE.match(text, value_end):
-        return _after_comma_above(param, path, lines, value_end)
+        return _after_comma_above(param, path, lines, value_end, gone)
     return _inline(param, path, text, start, value_end, joiners=form == "F5")
 
 
@@ -117,21 +140,23 @@ def _value_end(text: str, at: int) -> int | None:
     bare = _BARE_VALUE.match(text, at)
     if bare is None or bare.group(0) in _UNFINISHED:
         return None
-    return bare.end()
+    end = bare.end()
+    while end > at + 1 and text[end - 1] in ".:;!?":
+        end -= 1  # the sentence's full stop, not the value's
+    return end
 
 
-def _whole_line(param: Param, path: str, lines: list[str], key_start: int) -> tuple[Edit, ...]:
+def _whole_line(
+    param: Param, path: str, lines: list[str], key_start: int, own_comma: bool, gone: frozenset[int]
+) -> tuple[Edit, ...]:
     """`name: "x",` alone on its line (a block, a JSON object or a call one key per line): the
     line goes, and a comma left dangling before a closing bracket goes with it."""
     n = param.line  # 1-based
-    text = lines[n - 1]
-    following = _next_nonblank(lines, n)
+    following = _next_nonblank(lines, n, gone)
     if following is not None and _indent(lines[following]) > key_start and not _closes(lines[following]):
         return ()  # the value may continue on the next line
     edits = [_delete_line(path, lines, n)]
-    tail = _LINE_TAIL.fullmatch(text, _value_end(text, param.value_position[1] - 1) or len(text))
-    own_comma = bool(tail and tail.group(1))
-    previous = _previous_nonblank(lines, n - 2)
+    previous = _previous_nonblank(lines, n - 2, gone)
     if not own_comma and previous is not None and following is not None and _closes(lines[following]):
         before = lines[previous].rstrip()
         if before.endswith(","):
@@ -140,14 +165,16 @@ def _whole_line(param: Param, path: str, lines: list[str], key_start: int) -> tu
     return tuple(edits)
 
 
-def _after_comma_above(param: Param, path: str, lines: list[str], end: int) -> tuple[Edit, ...]:
+def _after_comma_above(
+    param: Param, path: str, lines: list[str], end: int, gone: frozenset[int]
+) -> tuple[Edit, ...]:
     """`  "name": "x"}` first on its line, a closing bracket after it: it goes with the comma that
     ends the line above."""
     n = param.line
     text = lines[n - 1]
     if text[end:].lstrip()[:1] not in (")", "}", "]"):
         return ()
-    previous = _previous_nonblank(lines, n - 2)
+    previous = _previous_nonblank(lines, n - 2, gone)
     if previous is None or not lines[previous].rstrip().endswith(","):
         return ()
     col = len(lines[previous].rstrip()) - 1
@@ -178,7 +205,7 @@ def _bullet_line(param: Param, path: str, lines: list[str]) -> tuple[Edit, ...]:
 
 def _inline(param: Param, path: str, text: str, start: int, end: int, joiners: bool) -> tuple[Edit, ...]:
     """`a, name: "x", b` inside one line: the parameter goes with one of its commas."""
-    if not _AFTER_INLINE.match(text, end):
+    if not (_AFTER_SENTENCE if joiners else _AFTER_INLINE).match(text, end):
         return ()
     before = _JOIN_BEFORE if joiners else re.compile(r"\s*,\s*$")
     m = before.search(text, 0, start)
@@ -229,16 +256,17 @@ def key_then_value_span(param: Param, path: str, lines: list[str]) -> tuple[Edit
     return _joined(param, path, text, m.start(), m.end())
 
 
-def _next_nonblank(lines: list[str], start: int) -> int | None:
+def _next_nonblank(lines: list[str], start: int, gone: frozenset[int] = frozenset()) -> int | None:
+    """The 0-based index of the next line with text, from `start`, past the `gone` (1-based) lines."""
     for j in range(start, len(lines)):
-        if lines[j].strip():
+        if lines[j].strip() and j + 1 not in gone:
             return j
     return None
 
 
-def _previous_nonblank(lines: list[str], start: int) -> int | None:
+def _previous_nonblank(lines: list[str], start: int, gone: frozenset[int] = frozenset()) -> int | None:
     for j in range(start, -1, -1):
-        if lines[j].strip():
+        if lines[j].strip() and j + 1 not in gone:
             return j
     return None
 
