@@ -463,3 +463,12 @@ def test_fixed_python_compiles_and_loses_the_name(
     }
     assert "name" not in keys
     assert keys >= {"subagent_type", *other} - {"team_name"}
+
+
+def test_one_per_bullet_name_span_goes_with_its_comma(project: Make) -> None:
+    text = f"{RULE}\n\nSpawn one agent per concern:\n\n- `name: sec`, `subagent_type: critic` — security\n"
+    root = project({"agents/critic.md": CRITIC, "commands/go.md": text})
+    run_cli("check", "--root", str(root), "--fix")
+    assert (root / "commands/go.md").read_text("utf-8") == (
+        f"{RULE}\n\nSpawn one agent per concern:\n\n- `subagent_type: critic` — security\n"
+    )

@@ -7,9 +7,11 @@ import re
 from dataclasses import replace
 
 from spawnlint.model import Edit, Param, SpawnSite
+from spawnlint.parse.spawn_syntax import PARAM_KEYS
 
-# Forms whose parameters have a syntax; prose (F6-F8) and frontmatter forks get no edit.
-_STRUCTURED = frozenset({"F1", "F2", "F3", "F4", "F5", "F10"})
+# Forms whose parameters have a syntax (F7 only as a code span of its own: `` - `name: x`, ... ``);
+# prose (F6, F8) and frontmatter forks get no edit.
+_STRUCTURED = frozenset({"F1", "F2", "F3", "F4", "F5", "F7", "F10"})
 _QUOTES = "\"'"
 _BARE_VALUE = re.compile(r"(?:\{[^{}\s]*\}|[^\s,(){}\[\]\"'`\\])+")
 _STRING_PREFIX = re.compile(r"[rRbBfFuU]{0,2}")
@@ -24,6 +26,7 @@ _JOIN_BEFORE = re.compile(r"(?:\s*,\s*and\s+|\s*,\s*|\s+and\s+|\s+or\s+)$")
 _SERIAL_COMMA = re.compile(r",\s+(?:and|or)\s")
 _JOIN_AFTER = re.compile(r"\s*,\s*|\s+and\s+")
 _SPAN_KEY_VALUE = re.compile(r"`(?:name|team_name)`\s*(?:set\s+to|=|:|as|of|to)\s*`[^`\n]+`")
+_PARAM_KEY = re.compile(r"\b(?:" + "|".join(sorted(PARAM_KEYS)) + r")\b")
 _UNFINISHED = {"", "|", ">", "|-", ">-", "|+", ">+"}
 
 
@@ -70,7 +73,7 @@ def removal(
     """The edits that delete the param; `gone` holds 1-based lines deleted along with it."""
     if not 1 <= param.line <= len(lines) or param.value_position[0] != param.line:
         return ()  # a value on another line than its key: no shape we can be sure of
-    if form == "F4":
+    if form == "F4" and not _other_keys(lines[param.line - 1], param.key):
         return _bullet_line(param, path, lines)
     if form == "F5":
         spans = key_then_value_span(param, path, lines)
@@ -87,14 +90,22 @@ def removal(
     value_end = _value_end(text, sep.end())
     if value_end is None:
         return ()
-    if form == "F5" and text[start - 1 : start] == "`":
+    if form in ("F4", "F5", "F7") and text[start - 1 : start] == "`":
+        if form != "F5" and text[value_end : value_end + 1] != "`":
+            return ()
         return _code_span(param, path, text, start, value_end)
+    if form in ("F4", "F7"):
+        return ()  # a bullet with more on it than this parameter
     tail = _LINE_TAIL.fullmatch(text, value_end)
     if _LINE_LEAD.fullmatch(text, 0, start) and tail is not None:
         return _whole_line(param, path, lines, start, tail.group(1) is not None, gone)
     if not text[:start].strip() and _AFTER_INLINE.match(text, value_end):
         return _after_comma_above(param, path, lines, value_end, gone)
     return _inline(param, path, text, start, value_end, joiners=form == "F5")
+
+
+def _other_keys(text: str, key: str) -> bool:
+    return any(m.group(0) != key for m in _PARAM_KEY.finditer(text))
 
 
 def _key_token(text: str, at: int, key: str) -> tuple[int, int] | None:
