@@ -472,3 +472,45 @@ def test_one_per_bullet_name_span_goes_with_its_comma(project: Make) -> None:
     assert (root / "commands/go.md").read_text("utf-8") == (
         f"{RULE}\n\nSpawn one agent per concern:\n\n- `subagent_type: critic` — security\n"
     )
+
+
+SKILL_RULE = RULE.replace("this command", "this skill")
+
+
+def test_section_scope_fix_spans_the_files_of_a_skill(project: Make) -> None:
+    root = project(
+        {
+            "pyproject.toml": '[tool.spawnlint.no-name-rule]\nscope = "section"\n',
+            "agents/critic.md": CRITIC,
+            "skills/s/SKILL.md": "---\nname: s\ndescription: d\n---\n# S\n\nAgent(subagent_type: critic)\n",
+            "skills/s/template.md": "# T\n\nAgent(subagent_type: critic)\n",
+        }
+    )
+    run = run_cli("check", "--root", str(root), "--fix")
+    assert (
+        (root / "skills/s/SKILL.md")
+        .read_text("utf-8")
+        .endswith(f"# S\n\n{SKILL_RULE}\n\nAgent(subagent_type: critic)\n")
+    )
+    assert (root / "skills/s/template.md").read_text("utf-8") == (
+        f"# T\n\n{SKILL_RULE}\n\nAgent(subagent_type: critic)\n"
+    )
+    assert "fixed 1 finding in 2 files" in run.err
+    assert run.lines == []
+
+
+def test_unit_scope_sentence_goes_to_a_file_it_may_edit(project: Make) -> None:
+    root = project(
+        {
+            "agents/critic.md": CRITIC,
+            "skills/s/SKILL.md": "---\nname: s\ndescription: [d\n---\nAgent(subagent_type: critic)\n",
+            "skills/s/template.md": "# T\n\nAgent(subagent_type: critic)\n",
+        }
+    )
+    before = (root / "skills/s/SKILL.md").read_bytes()
+    run = run_cli("check", "--root", str(root), "--fix")
+    assert (root / "skills/s/SKILL.md").read_bytes() == before
+    assert (root / "skills/s/template.md").read_text("utf-8") == (
+        f"# T\n\n{SKILL_RULE}\n\nAgent(subagent_type: critic)\n"
+    )
+    assert [line.split(" ")[1] for line in run.lines] == ["SL001"]

@@ -163,7 +163,7 @@ _FIX_PASSES = 4  # a fix held back by an overlap gets its turn in the next pass
 
 def _fix(root: Path, settings: Settings, filters: Filters, unsafe: bool) -> None:
     from spawnlint.engine import lint
-    from spawnlint.fix import plan, write
+    from spawnlint.fix import fixed_count, plan, write
 
     fixed = 0
     files: set[str] = set()
@@ -173,7 +173,7 @@ def _fix(root: Path, settings: Settings, filters: Filters, unsafe: bool) -> None
         written = [c for c in changes if write(root, c)]
         if not written:
             break
-        fixed += sum(len(c.fixed) for c in written)
+        fixed += fixed_count(written)
         files.update(c.path for c in written)
     print(f"fixed {_plural(fixed, 'finding')} in {_plural(len(files), 'file')}", file=sys.stderr)
 
@@ -191,7 +191,9 @@ def _diff(root: Path, settings: Settings, filters: Filters, unsafe: bool) -> int
 
 
 def _counted(changes: list[FileChange]) -> str:
-    return f"{_plural(sum(len(c.fixed) for c in changes), 'finding')} in {_plural(len(changes), 'file')}"
+    from spawnlint.fix import fixed_count
+
+    return f"{_plural(fixed_count(changes), 'finding')} in {_plural(len(changes), 'file')}"
 
 
 def _plural(count: int, noun: str) -> str:

@@ -20,6 +20,11 @@ _NEWLINE = re.compile(r"\r\n|\r|\n")  # what parse.spawn_syntax.split_lines spli
 _LINE_WITH_END = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 
 
+def fixed_count(changes: Iterable[FileChange]) -> int:
+    """Findings fixed (one whose fix spans files counts once)."""
+    return len({d for c in changes for d in c.fixed})
+
+
 @dataclass(frozen=True)
 class FileChange:
     path: str  # posix, relative to the project root
@@ -43,10 +48,8 @@ def plan(root: Path, diagnostics: Iterable[Diagnostic], project: Project, unsafe
         fix = fixable(d, unsafe)
         if fix is None:
             continue
-        paths = {e.path for e in fix.edits}
-        if len(paths) != 1:
-            continue  # a fix is applied whole, so it must live in one file
-        wanted[paths.pop()].append((d, fix))
+        for path in sorted({e.path for e in fix.edits}):  # each file's part is applied whole
+            wanted[path].append((d, Fix(tuple(e for e in fix.edits if e.path == path), fix.safe)))
     blocked = _blocked(project)
     changes = []
     for path in sorted(wanted):

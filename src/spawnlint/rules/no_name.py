@@ -19,7 +19,9 @@ def _insertions(project: Project, unit: Unit, uncovered: tuple[Spawn, ...]) -> F
     if sentence is None:
         return None
     scope, within = project.rule_scope
-    targets = uncovered[:1] if scope == "unit" else uncovered
+    targets = uncovered
+    if scope == "unit":  # one sentence covers the unit: before its first site in a file we may edit
+        targets = tuple(s for s in uncovered if _editable(project, s.site.path))[:1]
     edits: dict[tuple[str, int], Edit] = {}
     seen_sections: set[tuple[str, int]] = set()
     for spawn in targets:
@@ -40,6 +42,11 @@ def _insertions(project: Project, unit: Unit, uncovered: tuple[Spawn, ...]) -> F
             site.path, site.block_line, 1, site.block_line, 1, "", f"{lead}{sentence}\n\n"
         )
     return Fix(tuple(edits.values()), safe=True) if edits else None
+
+
+def _editable(project: Project, path: str) -> bool:
+    parsed = project.files.get(path)
+    return parsed is not None and not parsed.problems
 
 
 def missing_no_name_rule(project: Project) -> Iterator[Finding]:
