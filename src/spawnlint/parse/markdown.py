@@ -37,7 +37,7 @@ def analyse(path: str, lines: list[str], body_start: int) -> MarkdownFacts:
     sections = sections_of(structure)
     raw_sites = find_sites(structure)
     told: dict[Section | None, bool] = {}  # per section: does it name the SendMessage tool?
-    tops = _top_level_starts(blanked)
+    tops = list(structure.tops)
     sites = tuple(
         with_removals(_in_block(to_site(path, structure, sections, raw, told), tops, lines), lines)
         for raw in raw_sites
@@ -51,12 +51,6 @@ def analyse(path: str, lines: list[str], body_start: int) -> MarkdownFacts:
         mentions_send_message=mentions_send_message_tool(body),
         report_lines=report_lines(structure),
     )
-
-
-def _top_level_starts(lines: list[str]) -> list[int]:
-    """The 1-based first lines of the top-level blocks (a list as a whole, a fence, a paragraph)."""
-    tokens = _MD.parse("\n".join(lines))
-    return [t.map[0] + 1 for t in tokens if t.level == 0 and t.nesting >= 0 and t.map is not None]
 
 
 def _in_block(site: SpawnSite, tops: list[int], lines: list[str]) -> SpawnSite:
@@ -81,10 +75,13 @@ def build_structure(lines: list[str]) -> Structure:
     blocks: list[Block] = []
     headings: list[tuple[int, int, str]] = []
     leads: list[tuple[Block, tuple[tuple[int, int], ...]]] = []
+    tops: list[int] = []
     for i, tok in enumerate(tokens):
         if tok.map is None:
             continue
         a, b = tok.map
+        if tok.level == 0 and tok.nesting >= 0:
+            tops.append(a + 1)
         if tok.type == "fence":
             closed = b - a >= 2 and lines[b - 1].strip().startswith(tok.markup)
             blocks.append(Block("fence", a + 1, b - 1 if closed else b, a))
@@ -100,7 +97,7 @@ def build_structure(lines: list[str]) -> Structure:
                 leads.append((block, items))
         elif tok.type == "heading_open" and i + 1 < len(tokens):
             headings.append((a, int(tok.tag[1:]), tokens[i + 1].content))
-    return Structure(lines, tuple(blocks), tuple(headings), tuple(leads))
+    return Structure(lines, tuple(blocks), tuple(headings), tuple(leads), tuple(tops))
 
 
 def _following_list_items(tokens: list[Token], i: int) -> tuple[tuple[int, int], ...]:
