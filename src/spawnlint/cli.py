@@ -19,6 +19,7 @@ from spawnlint.rules import BY_CODE, RULES
 from spawnlint.suppress import Filters, apply, load_baseline
 
 if TYPE_CHECKING:
+    from spawnlint.engine import Result
     from spawnlint.fix import FileChange
 
 
@@ -142,9 +143,8 @@ def _check(args: argparse.Namespace) -> int:
     filters = Filters(select, ignore, paths, baseline)
     if args.diff:
         return _diff(root, settings, filters, args.unsafe_fixes)
-    if args.fix:
-        _fix(root, settings, filters, args.unsafe_fixes)
-    result = lint(root, settings)
+    fixed = _fix(root, settings, filters, args.unsafe_fixes) if args.fix else None
+    result = fixed or lint(root, settings)
     diagnostics = apply(result.diagnostics, result.project, filters)
     fmt = args.output_format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "concise")
     if args.statistics:
@@ -161,21 +161,27 @@ def _check(args: argparse.Namespace) -> int:
 _FIX_PASSES = 4  # a fix held back by an overlap gets its turn in the next pass
 
 
-def _fix(root: Path, settings: Settings, filters: Filters, unsafe: bool) -> None:
+def _fix(root: Path, settings: Settings, filters: Filters, unsafe: bool) -> Result | None:
+    """Fix to a fixed point; the lint of the files as they end up, when the last pass had it."""
     from spawnlint.engine import lint
     from spawnlint.fix import fixed_count, plan, write
 
     fixed = 0
     files: set[str] = set()
+    final: Result | None = None
     for _ in range(_FIX_PASSES):
         result = lint(root, settings)
         changes = plan(root, apply(result.diagnostics, result.project, filters), result.project, unsafe)
-        written = [c for c in changes if write(root, c)]
-        if not written:
+        if not changes:
+            final = result  # nothing left to write: this lint is the files' state
             break
+        written = [c for c in changes if write(root, c)]
         fixed += fixed_count(written)
         files.update(c.path for c in written)
+        if not written:
+            break
     print(f"fixed {_plural(fixed, 'finding')} in {_plural(len(files), 'file')}", file=sys.stderr)
+    return final
 
 
 def _diff(root: Path, settings: Settings, filters: Filters, unsafe: bool) -> int:
