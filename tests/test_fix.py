@@ -256,8 +256,9 @@ def test_uncertain_shapes_get_no_edit(project: Make, line: str) -> None:
     lead = "Use the Agent tool with:\n\n- `subagent_type`: `critic`\n" if line.startswith("-") else ""
     text = f"{RULE}\n\n{lead}{line}\n"
     root = project({"agents/critic.md": CRITIC, "commands/go.md": text})
-    run_cli("check", "--root", str(root), "--fix")
+    run = run_cli("check", "--root", str(root), "--fix")
     assert (root / "commands/go.md").read_text("utf-8") == text
+    assert [line.split(" ")[1] for line in run.lines] == ["SL101"]  # found, but not edited
 
 
 def _diag(line: int) -> Diagnostic:
@@ -514,3 +515,23 @@ def test_unit_scope_sentence_goes_to_a_file_it_may_edit(project: Make) -> None:
         f"# T\n\n{SKILL_RULE}\n\nAgent(subagent_type: critic)\n"
     )
     assert [line.split(" ")[1] for line in run.lines] == ["SL001"]
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        (  # a list-item key with nothing else in the item goes
+            "Task:\n- subagent_type: critic\n- name: c1\n- prompt: x\n",
+            "Task:\n- subagent_type: critic\n- prompt: x\n",
+        ),
+        (  # a YAML item that goes on below its first key is left alone
+            "Task:\n  subagent_type: critic\n  - name: c1\n    prompt: x\n",
+            "Task:\n  subagent_type: critic\n  - name: c1\n    prompt: x\n",
+        ),
+    ],
+)
+def test_list_item_keys(project: Make, before: str, after: str) -> None:
+    root = project({"agents/critic.md": CRITIC, "references/spawn.md": before})
+    run = run_cli("check", "--root", str(root), "--fix")
+    assert (root / "references/spawn.md").read_text("utf-8") == after
+    assert [line.split(" ")[1] for line in run.lines] == ([] if before != after else ["SL101"])

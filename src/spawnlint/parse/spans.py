@@ -164,8 +164,10 @@ def _whole_line(
     line goes, and a comma left dangling before a closing bracket goes with it."""
     n = param.line  # 1-based
     following = _next_nonblank(lines, n, gone)
-    if following is not None and _indent(lines[following]) > key_start and not _closes(lines[following]):
-        return ()  # the value may continue on the next line
+    # a bullet (`- name: x`) may open an item whose other keys follow, indented to the key
+    deeper = key_start if lines[n - 1][:key_start].strip() else key_start + 1
+    if following is not None and _indent(lines[following]) >= deeper and not _closes(lines[following]):
+        return ()  # the value, or the item, may continue on the next line
     edits = [_delete_line(path, lines, n)]
     previous = _previous_nonblank(lines, n - 2, gone)
     if not own_comma and previous is not None and following is not None and _closes(lines[following]):
