@@ -194,7 +194,11 @@ def test_no_insertion_when_the_configured_pattern_rejects_the_sentence(project: 
     )
     run = run_cli("check", "--root", str(root), "--fix")
     assert (root / "commands/go.md").read_text("utf-8") == spawn
-    assert [line.split(" ")[1] for line in run.lines] == ["SL201"]
+    assert run.lines == [
+        'commands/go.md:3:1: SL201 [error] command "commands/go.md" spawns agents but does not carry the'
+        " no-name rule; add a sentence that the configured no-name-rule pattern matches (the canonical"
+        " one does not)"
+    ]
 
 
 def test_scope_section_inserts_one_sentence_per_uncovered_section(project: Make) -> None:

@@ -63,11 +63,17 @@ def missing_no_name_rule(project: Project) -> Iterator[Finding]:
             if not unit.carries_rule
             else ("does not carry the no-name rule near this spawn site")
         )
+        if unit.kind in project.rule_insertions:
+            add = f'add: "{canonical_rule(unit.kind)}"'
+        else:
+            add = (
+                "add a sentence that the configured no-name-rule pattern matches (the canonical one does not)"
+            )
         yield Finding(
             first.path,
             first.line,
             first.column,
-            f'{unit.kind} "{unit.id}" spawns agents but {where}; add: "{canonical_rule(unit.kind)}"',
+            f'{unit.kind} "{unit.id}" spawns agents but {where}; {add}',
             tuple(related),
             _insertions(project, unit, uncovered),
         )
