@@ -26,10 +26,11 @@ def _insertions(project: Project, unit: Unit, uncovered: tuple[Spawn, ...]) -> F
     seen_sections: set[tuple[str, int]] = set()
     for spawn in targets:
         site = spawn.site
-        if not site.block_line or site.block_line > site.line:
-            continue
+        parsed = project.files.get(site.path)
+        headings = {s.start_line for s in parsed.sections if s.level} if parsed else set()
+        if not site.block_line or site.block_line > site.line or site.block_line in headings:
+            continue  # no block, or a heading: a paragraph before it would leave its section
         if scope == "section":
-            parsed = project.files.get(site.path)
             section = section_of(parsed.sections, site.line) if parsed else None
             key = (site.path, section.start_line if section else 0)
             if key in seen_sections:
