@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from spawnlint import __version__
 from spawnlint.atomic import write_atomically
@@ -20,6 +21,10 @@ from spawnlint.report.colour import colourise, without_summary
 from spawnlint.rules import BY_CODE, CODES, RULES
 from spawnlint.source_lines import SourceLines
 from spawnlint.suppress import Filters, apply, baseline_json, load_baseline
+
+if TYPE_CHECKING:
+    from spawnlint.engine import Result
+    from spawnlint.fix import FileChange
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -48,6 +53,9 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--color", choices=["auto", "always", "never"], default="auto", help="colour (auto: on a terminal)"
     )
+    check.add_argument("--fix", action="store_true", help="apply the fixes, then report what remains")
+    check.add_argument("--diff", action="store_true", help="print the fixes as a unified diff; write nothing")
+    check.add_argument("--unsafe-fixes", action="store_true", help="also apply fixes marked unsafe (SL102)")
 
     audit = verbs.add_parser("audit", help="a one-off report of the project's agents, spawns and findings")
     audit.add_argument(
@@ -214,8 +222,11 @@ def _check(args: argparse.Namespace) -> int:
         paths=paths,
         baseline=baseline,
     )
-    result = lint(root, settings)
     lines = SourceLines(root)
+    if args.diff:
+        return _diff(root, settings, filters, args.unsafe_fixes)
+    fixed = _fix(root, settings, filters, args.unsafe_fixes) if args.fix else None
+    result = fixed or lint(root, settings)
     diagnostics = apply(result.diagnostics, result.project, filters, lines)
     if args.write_baseline:
         return _write_baseline(args.write_baseline, diagnostics, lines, args.quiet)
@@ -273,6 +284,56 @@ def _write_baseline(path: Path, diagnostics: list[Diagnostic], lines: SourceLine
     if not quiet:
         print(f"spawnlint: recorded {len(diagnostics)} finding(s) in {path}", file=sys.stderr)
     return 0
+
+
+_FIX_PASSES = 4  # a fix held back by an overlap gets its turn in the next pass
+
+
+def _fix(root: Path, settings: Settings, filters: Filters, unsafe: bool) -> Result | None:
+    """Fix to a fixed point; the lint of the files as they end up, when the last pass had it."""
+    from spawnlint.engine import lint
+    from spawnlint.fix import fixed_count, plan, write
+
+    fixed = 0
+    files: set[str] = set()
+    final: Result | None = None
+    for _ in range(_FIX_PASSES):
+        result = lint(root, settings)
+        found = apply(result.diagnostics, result.project, filters, SourceLines(root))
+        changes = plan(root, found, result.project, unsafe)
+        if not changes:
+            final = result  # nothing left to write: this lint is the files' state
+            break
+        written = [c for c in changes if write(root, c)]
+        fixed += fixed_count(written)
+        files.update(c.path for c in written)
+        if not written:
+            break
+    print(f"fixed {_plural(fixed, 'finding')} in {_plural(len(files), 'file')}", file=sys.stderr)
+    return final
+
+
+def _diff(root: Path, settings: Settings, filters: Filters, unsafe: bool) -> int:
+    from spawnlint.engine import lint
+    from spawnlint.fix import plan, unified_diff
+
+    result = lint(root, settings)
+    found = apply(result.diagnostics, result.project, filters, SourceLines(root))
+    changes = plan(root, found, result.project, unsafe)
+    for change in changes:
+        sys.stdout.write(unified_diff(change))
+    print(f"would fix {_counted(changes)}", file=sys.stderr)
+    return 1 if changes else 0
+
+
+def _counted(changes: list[FileChange]) -> str:
+    from spawnlint.fix import fixed_count
+
+    return f"{_plural(fixed_count(changes), 'finding')} in {_plural(len(changes), 'file')}"
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'s' * (count != 1)}"
 
 
 def _report_paths(raw: list[str], root: Path) -> tuple[str, ...] | None:

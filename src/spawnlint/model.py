@@ -4,7 +4,7 @@ the project, and diagnostics."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 
@@ -38,6 +38,28 @@ class Location:
     message: str = ""
 
 
+@dataclass(frozen=True, order=True)
+class Edit:
+    """Replace the text from (line, column) to (end_line, end_column) — 1-based, the end excluded,
+    a column counting characters of the line without its line ending — with `text`. `old` is the
+    text the parser saw there: the edit is applied only if the file still holds it. A "\n" in
+    `text` is written as the file's own line ending."""
+
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    old: str
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Fix:
+    edits: tuple[Edit, ...]
+    safe: bool
+
+
 @dataclass(frozen=True)
 class Finding:
     """What a rule yields; the engine stamps code and severity onto it."""
@@ -47,6 +69,7 @@ class Finding:
     column: int
     message: str
     related: tuple[Location, ...] = ()
+    fix: Fix | None = None
 
 
 @dataclass(frozen=True)
@@ -66,6 +89,7 @@ class Diagnostic:
     message: str
     severity: Severity
     related: tuple[Location, ...] = ()
+    fix: Fix | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -77,6 +101,7 @@ class Param:
     column: int
     value_line: int = 0  # where the value is written (0: same as the key)
     value_column: int = 0
+    removal: tuple[Edit, ...] = ()  # the edits that delete it and keep the rest well-formed; () if unsafe
 
     @property
     def value_position(self) -> tuple[int, int]:
@@ -98,6 +123,10 @@ class SpawnSite:
     prompt: str | None
     confidence: str  # "high" or "medium"
     told_to_report: bool  # its prompt or its section names the SendMessage tool
+    # where its top-level markdown block starts (a paragraph inserted there stays in its section),
+    # and whether text sits right above that line, with no blank line between
+    block_line: int = 0
+    block_joined: bool = False
 
     @property
     def is_fork(self) -> bool:
@@ -276,6 +305,10 @@ class Project:
     spawns: tuple[Spawn, ...]
     uncovered: Mapping[str, tuple[Spawn, ...]]  # unit id -> spawn sites the no-name rule misses
     problems: tuple[Problem, ...]
+    # what `--fix` may insert for SL201: unit kind -> the canonical sentence, when the configured
+    # matcher accepts it; and the rule's scope ("unit", "section", "lines") with its N
+    rule_insertions: Mapping[str, str] = field(default_factory=dict)
+    rule_scope: tuple[str, int] = ("unit", 0)
 
 
 def section_of(sections: tuple[Section, ...], line: int) -> Section | None:

@@ -25,7 +25,7 @@ from spawnlint.model import (
     ValueKind,
     section_of,
 )
-from spawnlint.parse.rule_sentence import is_rule_sentence
+from spawnlint.parse.rule_sentence import canonical_rule, is_rule_sentence
 
 
 def _tools(*names: str) -> ToolList:
@@ -79,6 +79,8 @@ def build_project(discovery: Discovery, parsed: Mapping[str, ParsedFile], settin
         spawns=spawns,
         uncovered=uncovered,
         problems=tuple(problems),
+        rule_insertions=_rule_insertions(settings),
+        rule_scope=(settings.no_name_rule.scope, settings.no_name_rule.lines),
     )
 
 
@@ -248,6 +250,13 @@ def _units(
             )
         )
     return tuple(units)
+
+
+def _rule_insertions(settings: Settings) -> dict[str, str]:
+    """The canonical sentence per unit kind, where the configured matcher accepts it."""
+    matcher = _rule_matcher(settings)
+    sentences = {kind: canonical_rule(kind) for kind in ("command", "skill", "agent")}
+    return {kind: text for kind, text in sentences.items() if matcher(text)}
 
 
 def _rule_matcher(settings: Settings) -> Callable[[str], bool]:

@@ -4,7 +4,8 @@ shown as wrong, send_message.py reads what the text says about reporting."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from bisect import bisect_right
+from dataclasses import dataclass, replace
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -13,7 +14,8 @@ from spawnlint.model import Section, Sentence, SpawnSite
 from spawnlint.parse.counter import is_counter_example
 from spawnlint.parse.forms import find_sites, to_site
 from spawnlint.parse.send_message import mentions_send_message_tool, report_lines
-from spawnlint.parse.text import Block, Structure, block_sentences
+from spawnlint.parse.spans import with_removals
+from spawnlint.parse.text import HEADING_IN_TEXT, Block, Structure, block_sentences
 
 # Only the block structure is needed: skip the inline pass (emphasis, links), a fifth of the time.
 _MD = MarkdownIt("commonmark").disable("inline")
@@ -35,8 +37,9 @@ def analyse(path: str, lines: list[str], body_start: int) -> MarkdownFacts:
     sections = sections_of(structure)
     raw_sites = find_sites(structure)
     told: dict[Section | None, bool] = {}  # per section: does it name the SendMessage tool?
+    tops = list(structure.tops)
     sites = tuple(
-        to_site(path, structure, sections, raw, told)
+        with_removals(_in_block(to_site(path, structure, sections, raw, told), tops, lines), lines)
         for raw in raw_sites
         if not is_counter_example(structure, raw)
     )
@@ -50,15 +53,35 @@ def analyse(path: str, lines: list[str], body_start: int) -> MarkdownFacts:
     )
 
 
+def _in_block(site: SpawnSite, tops: list[int], lines: list[str]) -> SpawnSite:
+    at = bisect_right(tops, site.line)
+    if not at:
+        return site
+    start = tops[at - 1]
+    if at >= 2 and _introduces(lines, tops[at - 2], start):
+        start = tops[at - 2]  # "Run:" and the block it introduces stay together
+    return replace(site, block_line=start, block_joined=start > 1 and bool(lines[start - 2].strip()))
+
+
+def _introduces(lines: list[str], lead: int, block: int) -> bool:
+    """Whether the top-level block at 1-based line `lead` is a paragraph ending in a colon that
+    introduces the block starting at line `block`."""
+    text = [line for line in lines[lead - 1 : block - 1] if line.strip()]
+    return bool(text) and not HEADING_IN_TEXT.match(text[0]) and text[-1].rstrip().endswith(":")
+
+
 def build_structure(lines: list[str]) -> Structure:
     tokens = _MD.parse("\n".join(lines))
     blocks: list[Block] = []
     headings: list[tuple[int, int, str]] = []
     leads: list[tuple[Block, tuple[tuple[int, int], ...]]] = []
+    tops: list[int] = []
     for i, tok in enumerate(tokens):
         if tok.map is None:
             continue
         a, b = tok.map
+        if tok.level == 0 and tok.nesting >= 0:
+            tops.append(a + 1)
         if tok.type == "fence":
             closed = b - a >= 2 and lines[b - 1].strip().startswith(tok.markup)
             blocks.append(Block("fence", a + 1, b - 1 if closed else b, a))
@@ -74,7 +97,7 @@ def build_structure(lines: list[str]) -> Structure:
                 leads.append((block, items))
         elif tok.type == "heading_open" and i + 1 < len(tokens):
             headings.append((a, int(tok.tag[1:]), tokens[i + 1].content))
-    return Structure(lines, tuple(blocks), tuple(headings), tuple(leads))
+    return Structure(lines, tuple(blocks), tuple(headings), tuple(leads), tuple(tops))
 
 
 def _following_list_items(tokens: list[Token], i: int) -> tuple[tuple[int, int], ...]:

@@ -25,6 +25,7 @@ from spawnlint.model import (
 from spawnlint.parse.frontmatter import parse_tool_list
 from spawnlint.parse.markdown import analyse
 from spawnlint.parse.send_message import mentions_send_message_tool
+from spawnlint.parse.spans import with_removals
 from spawnlint.parse.spawn_syntax import classify, is_absent, split_lines
 
 # libcst's native parser kills the process at about 1,500 nested brackets: refuse far sooner.
@@ -71,12 +72,15 @@ def parse_python(path: str, text: str, callables: Sequence[str]) -> ParsedFile:
         return _problem(path, f"Python file cannot be parsed ({type(exc).__name__}); not checked")
     from spawnlint.parse import suppressions
 
+    lines = split_lines(text)
     return ParsedFile(
         path=path,
         kind=FileKind.PYTHON,
         agents=tuple(collector.agent_records),
-        sites=tuple(sorted(collector.sites, key=lambda s: (s.line, s.column))),
-        suppressions=suppressions(split_lines(text), markdown=False),
+        sites=tuple(
+            with_removals(s, lines) for s in sorted(collector.sites, key=lambda s: (s.line, s.column))
+        ),
+        suppressions=suppressions(lines, markdown=False),
     )
 
 

@@ -21,3 +21,11 @@ def is_rule_sentence(text: str, require_mechanism: bool = True) -> bool:
         and _SPAWN.search(text)
         and (not require_mechanism or _MECHANISM.search(text))
     )
+
+
+def canonical_rule(kind: str) -> str:
+    """The sentence `--fix` inserts; it satisfies the default matcher."""
+    return (
+        "Spawn agents without the Agent tool's `name` parameter: a named spawn runs as an"
+        f" `in_process_teammate`, whose final answer never returns to this {kind}."
+    )

@@ -27,6 +27,7 @@ class Structure:
     blocks: tuple[Block, ...]
     headings: tuple[tuple[int, int, str], ...]  # (0-based line, level, text)
     leads: tuple[tuple[Block, tuple[tuple[int, int], ...]], ...]  # paragraph, its list's items
+    tops: tuple[int, ...] = ()  # 1-based first lines of the top-level blocks (a list as a whole)
 
 
 @dataclass(frozen=True)

@@ -115,4 +115,6 @@ CODES = tuple(BY_CODE)
 def stamp(rule: Rule, findings: Iterable[Finding], severity: Mapping[str, str]) -> list[Diagnostic]:
     """The rule's code and configured severity on each finding: a rule cannot misreport them."""
     level = Severity(severity.get(rule.code, rule.severity.value))
-    return [Diagnostic(f.path, f.line, f.column, rule.code, f.message, level, f.related) for f in findings]
+    return [
+        Diagnostic(f.path, f.line, f.column, rule.code, f.message, level, f.related, f.fix) for f in findings
+    ]

@@ -5,15 +5,49 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from spawnlint.model import Finding, Location, Project
+from spawnlint.model import Edit, Finding, Fix, Location, Project, Spawn, Unit, section_of
+from spawnlint.parse.rule_sentence import canonical_rule
+
+__all__ = ["canonical_rule", "missing_no_name_rule", "stale_no_name_rule"]
 
 
-def canonical_rule(kind: str) -> str:
-    """The sentence `--fix` inserts; it satisfies the default matcher."""
-    return (
-        "Spawn agents without the Agent tool's `name` parameter: a named spawn runs as an"
-        f" `in_process_teammate`, whose final answer never returns to this {kind}."
-    )
+def _insertions(project: Project, unit: Unit, uncovered: tuple[Spawn, ...]) -> Fix | None:
+    """The canonical sentence as its own paragraph before the block of the first spawn site —
+    per section (scope section) or per site it would cover (scope lines:N) — or None when the
+    configured matcher would not accept it."""
+    sentence = project.rule_insertions.get(unit.kind)
+    if sentence is None:
+        return None
+    scope, within = project.rule_scope
+    targets = uncovered
+    if scope == "unit":  # one sentence covers the unit: before its first site in a file we may edit
+        targets = tuple(s for s in uncovered if _editable(project, s.site.path))[:1]
+    edits: dict[tuple[str, int], Edit] = {}
+    seen_sections: set[tuple[str, int]] = set()
+    for spawn in targets:
+        site = spawn.site
+        parsed = project.files.get(site.path)
+        headings = {s.start_line for s in parsed.sections if s.level} if parsed else set()
+        if not site.block_line or site.block_line > site.line or site.block_line in headings:
+            continue  # no block, or a heading: a paragraph before it would leave its section
+        if scope == "section":
+            section = section_of(parsed.sections, site.line) if parsed else None
+            key = (site.path, section.start_line if section else 0)
+            if key in seen_sections:
+                continue
+            seen_sections.add(key)
+        if scope == "lines" and site.line - site.block_line + 2 > within:
+            continue  # a sentence before the block would not be within N lines of this site
+        lead = "\n" if site.block_joined else ""  # a blank line after a heading or text right above
+        edits[(site.path, site.block_line)] = Edit(
+            site.path, site.block_line, 1, site.block_line, 1, "", f"{lead}{sentence}\n\n"
+        )
+    return Fix(tuple(edits.values()), safe=True) if edits else None
+
+
+def _editable(project: Project, path: str) -> bool:
+    parsed = project.files.get(path)
+    return parsed is not None and not parsed.problems
 
 
 def missing_no_name_rule(project: Project) -> Iterator[Finding]:
@@ -30,12 +64,19 @@ def missing_no_name_rule(project: Project) -> Iterator[Finding]:
             if not unit.carries_rule
             else ("does not carry the no-name rule near this spawn site")
         )
+        if unit.kind in project.rule_insertions:
+            add = f'add: "{canonical_rule(unit.kind)}"'
+        else:
+            add = (
+                "add a sentence that the configured no-name-rule pattern matches (the canonical one does not)"
+            )
         yield Finding(
             first.path,
             first.line,
             first.column,
-            f'{unit.kind} "{unit.id}" spawns agents but {where}; add: "{canonical_rule(unit.kind)}"',
+            f'{unit.kind} "{unit.id}" spawns agents but {where}; {add}',
             tuple(related),
+            _insertions(project, unit, uncovered),
         )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from spawnlint.model import Agent, Finding, Location, Project, Spawn, ValueKind
+from spawnlint.model import Agent, Finding, Fix, Location, Project, Spawn, SpawnSite, ValueKind
 
 
 def _named_spawns(project: Project) -> Iterator[tuple[Spawn, tuple[Agent, ...]]]:
@@ -20,6 +20,14 @@ def _named_spawns(project: Project) -> Iterator[tuple[Spawn, tuple[Agent, ...]]]
         if spawn.site.confidence != "high" and name.kind is not ValueKind.LITERAL:
             continue
         yield spawn, spawn.target.agents
+
+
+def _unname(site: SpawnSite, safe: bool) -> Fix | None:
+    """Delete the spawn's `name`, and its `team_name`, which only a named spawn uses."""
+    if site.name is None or not site.name.removal:
+        return None
+    team = site.team_name.removal if site.team_name is not None else ()
+    return Fix(site.name.removal + team, safe)
 
 
 def _why_mute(agent: Agent) -> str:
@@ -58,6 +66,7 @@ def named_spawn_mute_agent(project: Project) -> Iterator[Finding]:
             " A named spawn runs as an in_process_teammate whose final answer never returns;"
             " spawn it without `name`",
             _channel_locations(agents),
+            _unname(spawn.site, safe=True),
         )
 
 
@@ -79,6 +88,7 @@ def named_spawn_no_report(project: Project) -> Iterator[Finding]:
             " nothing tells it to report with SendMessage, so its final answer is lost;"
             " spawn it without `name`, or tell it in the prompt to send its result with SendMessage",
             related,
+            _unname(site, safe=False),  # unsafe: telling it to report would also do
         )
 
 

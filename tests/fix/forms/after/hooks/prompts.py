@@ -1,0 +1,6 @@
+PROMPT = """
+Task:
+  subagent_type: "critic"
+  prompt: "review"
+"""
+BROKEN = "Agent(subagent_type: \"critic\", name: \"c7\"\n  , prompt: \"x\")"
