@@ -42,7 +42,8 @@ def fixable(diagnostic: Diagnostic, unsafe: bool) -> Fix | None:
 
 def plan(root: Path, diagnostics: Iterable[Diagnostic], project: Project, unsafe: bool) -> list[FileChange]:
     """The change to each file that the fixes of these diagnostics make; files with parse
-    problems, or not read as text, are never touched."""
+    problems, or not read as text, are never touched (frontmatter that is closed but not valid
+    YAML is the exception: the body was parsed as usual, and the edits are all in the body)."""
     wanted: dict[str, list[tuple[Diagnostic, Fix]]] = defaultdict(list)
     for d in diagnostics:
         fix = fixable(d, unsafe)
@@ -62,8 +63,8 @@ def plan(root: Path, diagnostics: Iterable[Diagnostic], project: Project, unsafe
 
 
 def _blocked(project: Project) -> set[str]:
-    out = {p.finding.path for p in project.problems}
-    out.update(path for path, parsed in project.files.items() if parsed.problems)
+    out = {p.finding.path for p in project.problems if not p.body_intact}
+    out.update(path for path, parsed in project.files.items() if not parsed.editable)
     return out
 
 

@@ -78,6 +78,9 @@ class Problem:
 
     code: str
     finding: Finding
+    # True for frontmatter that is closed but not valid YAML (read leniently, as Claude Code does):
+    # the body was parsed as usual, so --fix may still edit it
+    body_intact: bool = False
 
 
 @dataclass(frozen=True, order=True)
@@ -219,6 +222,11 @@ class ParsedFile:
     sections: tuple[Section, ...] = ()
     suppressions: Suppressions = Suppressions()
     problems: tuple[Problem, ...] = ()
+
+    @property
+    def editable(self) -> bool:
+        """--fix may change this file: no problem other than leniently read frontmatter."""
+        return all(p.body_intact for p in self.problems)
 
 
 @dataclass(frozen=True)

@@ -116,7 +116,8 @@ def _frontmatter_is_read(path: str, kind: FileKind, frontmatter: Frontmatter) ->
 def _frontmatter_problems(path: str, fm: Frontmatter) -> list[Problem]:
     out = []
     for line, why in fm.errors:
-        out.append(Problem("SL001", Finding(path, line, 1, f"{why}; read leniently line by line")))
+        finding = Finding(path, line, 1, f"{why}; read leniently line by line")
+        out.append(Problem("SL001", finding, body_intact=fm.closed))
     return out
 
 
@@ -151,7 +152,7 @@ def _tools(path: str, fm: Frontmatter, keys: tuple[str, ...], problems: list[Pro
     tools, problem = parse_tool_list(fm.data[key], line)
     if problem:
         why = f"`{key}` {problem}; read as if it were absent"
-        problems.append(Problem("SL001", Finding(path, line, 1, why)))
+        problems.append(Problem("SL001", Finding(path, line, 1, why), body_intact=fm.closed))
     return tools
 
 

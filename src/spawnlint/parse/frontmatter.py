@@ -26,6 +26,7 @@ class Frontmatter:
     data: dict[str, Any]  # strict YAML when it loaded, else the lenient reading
     key_lines: dict[str, int]  # top-level key -> 1-based file line
     errors: tuple[tuple[int, str], ...]  # (file line, what is wrong)
+    closed: bool = True  # False: no closing `---`, so where the body starts is a guess
 
 
 def split_frontmatter(lines: list[str]) -> tuple[Frontmatter | None, int]:
@@ -46,7 +47,7 @@ def split_frontmatter(lines: list[str]) -> tuple[Frontmatter | None, int]:
     if data is None:
         data = _lenient(block)
     return (
-        Frontmatter(data, key_lines, tuple(errors)),
+        Frontmatter(data, key_lines, tuple(errors), closed=close is not None),
         body_start,
     )
 

@@ -47,7 +47,7 @@ def _insertions(project: Project, unit: Unit, uncovered: tuple[Spawn, ...]) -> F
 
 def _editable(project: Project, path: str) -> bool:
     parsed = project.files.get(path)
-    return parsed is not None and not parsed.problems
+    return parsed is not None and parsed.editable
 
 
 def missing_no_name_rule(project: Project) -> Iterator[Finding]:
