@@ -180,7 +180,9 @@ def test_python_dash_m_entry_point(project: Make) -> None:
 
 def test_rule_list() -> None:
     run = run_cli("rule")
-    assert run.code == 0 and len(run.out.splitlines()) == 10
+    assert (
+        run.code == 0 and len(run.out.splitlines()) == 11
+    )  # SL000-SL003, SL101-SL103, SL201-SL202, SL301-SL302
 
 
 def test_audit_json_lists_agents_units_sites_and_findings(project: Make) -> None:

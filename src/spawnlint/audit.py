@@ -4,13 +4,13 @@ graph of units and the agents they spawn, and the findings."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
 from spawnlint.model import Agent, Diagnostic, Project, Spawn
 from spawnlint.report.concise import line as concise_line
 from spawnlint.report.json_format import as_dict
+from spawnlint.report.safe import escape_controls, json_text
 
 
 def audit_data(project: Project, diagnostics: Sequence[Diagnostic]) -> dict[str, Any]:
@@ -84,7 +84,7 @@ def _spawn(spawn: Spawn) -> dict[str, Any]:
 
 
 def render_json(project: Project, diagnostics: Sequence[Diagnostic]) -> str:
-    return json.dumps(audit_data(project, diagnostics), indent=2, ensure_ascii=False) + "\n"
+    return json_text(audit_data(project, diagnostics))
 
 
 def _cell(value: object) -> str:
@@ -151,7 +151,7 @@ def render_markdown(project: Project, diagnostics: Sequence[Diagnostic]) -> str:
     out += (
         ["```text"] + [concise_line(d) for d in diagnostics] + ["```", ""] if diagnostics else ["None.", ""]
     )
-    return "\n".join(out)
+    return escape_controls("\n".join(out), keep="\n")
 
 
 def _yes(value: bool) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import traceback
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -12,8 +13,10 @@ from pathlib import Path
 from spawnlint import __version__
 from spawnlint.config import ConfigError, load_settings
 from spawnlint.discover import find_root
-from spawnlint.model import Severity
+from spawnlint.model import Project, Severity
 from spawnlint.report import FORMATS
+from spawnlint.report.concise import printable
+from spawnlint.report.safe import escape_controls
 from spawnlint.rules import BY_CODE, RULES
 from spawnlint.suppress import Filters, apply, load_baseline
 
@@ -36,6 +39,9 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when findings fail")
     check.add_argument("--statistics", action="store_true", help="print a count per rule instead")
     check.add_argument("--baseline", type=Path, help="a JSON report of findings to accept")
+    check.add_argument(
+        "--verbose", action="store_true", help="print the traceback of internal errors (SL000)"
+    )
 
     audit = verbs.add_parser("audit", help="a one-off report of the project's agents, spawns and findings")
     audit.add_argument(
@@ -74,6 +80,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 2
     except Exception as exc:  # noqa: BLE001 - an internal error must still exit 2, with a clue
+        if getattr(args, "verbose", False):
+            traceback.print_exc()
         print(f"spawnlint: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
 
@@ -133,6 +141,8 @@ def _check(args: argparse.Namespace) -> int:
         print(f"spawnlint: --baseline {args.baseline}: cannot use it ({exc})", file=sys.stderr)
         return 2
     result = lint(root, settings)
+    if args.verbose:
+        _print_tracebacks(result.project)
     diagnostics = apply(result.diagnostics, result.project, Filters(select, ignore, paths, baseline))
     fmt = args.output_format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "concise")
     if args.statistics:
@@ -144,6 +154,14 @@ def _check(args: argparse.Namespace) -> int:
     strict = args.strict or settings.strict
     failing = [d for d in diagnostics if d.severity is Severity.ERROR or strict]
     return 1 if failing and not args.exit_zero else 0
+
+
+def _print_tracebacks(project: Project) -> None:
+    for problem in project.problems:
+        if problem.code == "SL000" and problem.detail:
+            path = printable(problem.finding.path)
+            detail = escape_controls(problem.detail, keep="\n")
+            print(f"spawnlint: SL000 in {path}:\n{detail}", file=sys.stderr)
 
 
 def _report_paths(raw: list[str], root: Path) -> tuple[str, ...] | None:

@@ -50,10 +50,11 @@ class Finding:
 
 @dataclass(frozen=True)
 class Problem:
-    """A parse-stage problem (SL001/SL002), carried to the rule that reports it."""
+    """A parse-stage problem (SL000/SL001/SL002), carried to the rule that reports it."""
 
     code: str
     finding: Finding
+    detail: str = ""  # an internal error's traceback, printed by `check --verbose`
 
 
 @dataclass(frozen=True, order=True)

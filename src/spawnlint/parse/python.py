@@ -61,14 +61,15 @@ def parse_python(path: str, text: str, callables: Sequence[str]) -> ParsedFile:
         return _problem(path, why)
     try:
         module = cst.parse_module(text)
-        wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-        collector = _Collector(path, tuple(callables))
-        wrapper.visit(collector)
     except cst.ParserSyntaxError as exc:
         message = str(exc).splitlines()[0] if str(exc) else "invalid syntax"
         return _problem(path, f"Python syntax error on line {exc.raw_line} ({message}); not checked")
     except Exception as exc:  # noqa: BLE001 - libcst raises its own kinds (CSTValidationError...)
         return _problem(path, f"Python file cannot be parsed ({type(exc).__name__}); not checked")
+    # Past libcst's parser, a failure is ours: the engine reports it as SL000 with its traceback.
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    collector = _Collector(path, tuple(callables))
+    wrapper.visit(collector)
     from spawnlint.parse import suppressions
 
     return ParsedFile(

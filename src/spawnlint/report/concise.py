@@ -5,16 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from spawnlint.model import Diagnostic, Severity
+from spawnlint.report.safe import escape_controls
 
 
 def printable(text: str) -> str:
     """Project text on a terminal: one line, and no control characters (an escape sequence in
-    an agent's name must not repaint the screen)."""
-    return escape_controls(" ".join(text.split()))
-
-
-def escape_controls(text: str) -> str:
-    return "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" for ch in text)
+    an agent's name must not repaint the screen; a newline in a path must not start a line)."""
+    return escape_controls(text)
 
 
 def line(d: Diagnostic) -> str:

@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from spawnlint.model import Diagnostic
-from spawnlint.report.concise import escape_controls, line, printable, summary
+from spawnlint.report.concise import line, printable, summary
+from spawnlint.report.safe import escape_controls
 
 
 def render(diagnostics: Sequence[Diagnostic], root: str) -> str:

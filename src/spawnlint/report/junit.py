@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from xml.sax.saxutils import escape, quoteattr
 
 from spawnlint.model import Diagnostic, Severity
+from spawnlint.report.safe import escape_controls
 
 
 def render(diagnostics: Sequence[Diagnostic], root: str) -> str:
@@ -16,10 +17,12 @@ def render(diagnostics: Sequence[Diagnostic], root: str) -> str:
         f'  <testsuite name="spawnlint" tests="{len(diagnostics)}" failures="{failures}">',
     ]
     for d in diagnostics:
-        name = quoteattr(f"{d.code} {d.path}:{d.line}:{d.column}")
-        out.append(f"    <testcase classname={quoteattr(d.path)} name={name}>")
+        # XML 1.0 cannot hold most control characters at all, even as references.
+        path, message = escape_controls(d.path), escape_controls(d.message)
+        name = quoteattr(f"{d.code} {path}:{d.line}:{d.column}")
+        out.append(f"    <testcase classname={quoteattr(path)} name={name}>")
         tag = "failure" if d.severity is Severity.ERROR else "skipped"
-        out.append(f"      <{tag} message={quoteattr(d.message)}>{escape(d.message)}</{tag}>")
+        out.append(f"      <{tag} message={quoteattr(message)}>{escape(message)}</{tag}>")
         out.append("    </testcase>")
     out += ["  </testsuite>", "</testsuites>"]
     return "\n".join(out) + "\n"

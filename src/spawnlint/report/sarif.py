@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
 from spawnlint import __version__
 from spawnlint.model import Diagnostic, Severity
+from spawnlint.report.safe import json_text
 from spawnlint.rules import RULES
 
 
@@ -53,4 +53,4 @@ def render(diagnostics: Sequence[Diagnostic], root: str) -> str:
             }
         ],
     }
-    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+    return json_text(log)
