@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import run_cli
@@ -123,7 +123,7 @@ def test_deeply_nested_markdown_parses() -> None:
     assert parse_text("c.md", text, FileKind.COMMAND).sites == ()
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=max(400, settings.default.max_examples))  # cheap examples: more by default
 @given(
     st.lists(
         st.sampled_from(
@@ -140,8 +140,88 @@ def test_markdown_parser_never_crashes(text: str) -> None:
             assert site.line >= 1 and site.column >= 1
 
 
-@settings(max_examples=60, deadline=None)
 @given(st.text(max_size=300))
 def test_arbitrary_text_never_crashes(text: str) -> None:
     parse_text("x.md", text, FileKind.COMMAND)
     parse_text("agents/x.md", "---\n" + text + "\n---\n", FileKind.AGENT)
+
+
+def _fail_on(monkeypatch: pytest.MonkeyPatch, failing: str, exc: BaseException) -> None:
+    import spawnlint.engine
+    from spawnlint.model import ParsedFile
+
+    real = spawnlint.engine.parse_text
+
+    def parse(path: str, text: str, kind: FileKind) -> ParsedFile:
+        if path == failing:
+            raise exc
+        return real(path, text, kind)
+
+    monkeypatch.setattr(spawnlint.engine, "parse_text", parse)
+
+
+def test_a_parser_fault_is_sl000_on_that_file_only(project: Make, monkeypatch: pytest.MonkeyPatch) -> None:
+    _fail_on(monkeypatch, "commands/bad.md", ZeroDivisionError("division by zero " + "x" * 500))
+    root = project(
+        {"agents/critic.md": MUTE_AGENT, "commands/run.md": NAMED_SPAWN, "commands/bad.md": NAMED_SPAWN}
+    )
+    run = run_cli("check", "--root", str(root), "--output-format", "json")
+    assert run.code == 1 and "Traceback" not in run.out + run.err
+    found = json.loads(run.out)
+    assert [(d["path"], d["code"]) for d in found if d["path"] == "commands/bad.md"] == [
+        ("commands/bad.md", "SL000")
+    ]
+    assert ("commands/run.md", "SL101") in [(d["path"], d["code"]) for d in found]
+    (bad,) = [d for d in found if d["code"] == "SL000"]
+    assert bad["message"].startswith("internal error while parsing: ZeroDivisionError: division by zero")
+    assert len(bad["message"]) < 250  # short: the traceback is for --verbose
+
+
+def test_verbose_prints_the_traceback_on_stderr(project: Make, monkeypatch: pytest.MonkeyPatch) -> None:
+    _fail_on(monkeypatch, "commands/bad.md", KeyError("boom"))
+    root = project({"commands/bad.md": "x\n"})
+    run = run_cli("check", "--root", str(root), "--output-format", "json", "--verbose")
+    assert run.code == 1
+    assert [d["code"] for d in json.loads(run.out)] == ["SL000"]  # stdout stays valid JSON
+    assert "Traceback" in run.err and "KeyError: 'boom'" in run.err and "commands/bad.md" in run.err
+
+
+def test_a_python_parser_exception_is_sl000_with_its_traceback(
+    project: Make, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import spawnlint.engine
+
+    monkeypatch.setattr(spawnlint.engine, "_parse_python", _raising_parse)
+    root = project({"a.py": 'Agent(subagent_type="critic", name="n", prompt="p")\n'})
+    run = run_cli("check", "--root", str(root), "--output-format", "json", "--verbose")
+    assert [(d["path"], d["code"]) for d in json.loads(run.out)] == [("a.py", "SL000")]
+    assert "LookupError: from the child" in run.err
+
+
+def _raising_parse(path: str, text: str, callables: tuple[str, ...]) -> None:
+    raise LookupError("from the child")
+
+
+def test_plugin_manifest_paths_outside_are_refused(project: Make) -> None:
+    manifest = {
+        "name": "p",
+        "commands": "./commands",
+        "agents": ["./agents/a.md", "../../etc/x.md", "/etc/passwd"],
+    }
+    root = project(
+        {".claude-plugin/plugin.json": json.dumps(manifest, indent=2), "agents/critic.md": MUTE_AGENT}
+    )
+    assert codes(root) == [
+        (".claude-plugin/plugin.json", 6, "SL002"),
+        (".claude-plugin/plugin.json", 7, "SL002"),
+    ]
+
+
+def test_symlinked_folder_out_of_a_project_without_git(project: Make, tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere"
+    (outside / "commands").mkdir(parents=True)
+    (outside / "commands" / "x.md").write_text(NAMED_SPAWN)
+    root = project({"agents/critic.md": MUTE_AGENT})
+    (root / "commands").symlink_to(outside / "commands")
+    (root / "loop").symlink_to(root / "loop")
+    assert codes(root) == [("commands", 1, "SL002"), ("loop", 1, "SL002")]

@@ -111,7 +111,10 @@ def _list_files(root: Path, problems: list[Problem]) -> list[str]:
                 problems.append(_unreadable(path, "file is a broken or looping symlink; not read"))
                 continue
             if os.path.commonpath([real_root, target]) != real_root:
-                problems.append(_unreadable(path, "file is a symlink to outside the project; not followed"))
+                what = "folder" if os.path.isdir(full) else "file"
+                problems.append(
+                    _unreadable(path, f"{what} is a symlink to outside the project; not followed")
+                )
                 continue
             if os.path.isdir(target):
                 continue
@@ -152,7 +155,9 @@ def _walk(root: Path) -> list[str]:
     for directory, dirnames, filenames in os.walk(root, followlinks=False):
         dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS)
         rel = Path(directory).relative_to(root)
-        for name in filenames:
+        # A symlinked folder is listed, never entered: _list_files says where it points.
+        linked = [d for d in dirnames if os.path.islink(os.path.join(directory, d))]
+        for name in filenames + linked:
             found.append((rel / name).as_posix())
     return found
 
@@ -215,6 +220,7 @@ def _plugins(root: Path, paths: list[str], problems: list[Problem]) -> list[Plug
         if path.endswith(".claude-plugin/plugin.json") or path == ".claude-plugin/plugin.json":
             plugin_root = posixpath.dirname(posixpath.dirname(path))
             found[plugin_root] = _manifest_name(root, path) or posixpath.basename(plugin_root) or root.name
+            _refuse_outside_paths(root, path, plugin_root, problems)
         elif posixpath.basename(path) == "plugin.json" and "/.claude-plugin/" not in "/" + path:
             plugin_root = posixpath.dirname(path)
             name = _manifest_name(root, path)
@@ -254,6 +260,28 @@ def _manifest_name(root: Path, path: str) -> str | None:
     return name.strip() if isinstance(name, str) and name.strip() else None
 
 
+# plugin.json keys whose values are paths (a string or a list of them) relative to the plugin.
+_MANIFEST_PATH_KEYS = ("commands", "agents", "skills", "hooks", "outputStyles", "mcpServers", "lspServers")
+
+
+def _refuse_outside_paths(root: Path, path: str, plugin_root: str, problems: list[Problem]) -> None:
+    """spawnlint reads no path a manifest names, but one that leaves the project is said."""
+    data = _read_json(root, path)
+    if not isinstance(data, dict):
+        return
+    for key in _MANIFEST_PATH_KEYS:
+        value = data.get(key)
+        for item in [value] if isinstance(value, str) else value if isinstance(value, list) else []:
+            if isinstance(item, str) and _outside(plugin_root, item):
+                why = f"`{key}` path {json.dumps(item)} resolves outside the project; refused, not read"
+                problems.append(_unreadable(path, why, _line_of(root, path, item)))
+
+
+def _outside(base: str, relative: str) -> bool:
+    joined = posixpath.normpath(posixpath.join(base, relative))
+    return relative.startswith("/") or joined == ".." or joined.startswith("../")
+
+
 def _marketplace_plugins(root: Path, path: str, problems: list[Problem]) -> list[tuple[str, str | None]]:
     data = _read_json(root, path)
     if not isinstance(data, dict) or not isinstance(data.get("plugins"), list):
@@ -274,7 +302,7 @@ def _marketplace_plugins(root: Path, path: str, problems: list[Problem]) -> list
             plugin_root_dir if isinstance(plugin_root_dir, str) and not source.startswith((".", "/")) else ""
         )
         joined = posixpath.normpath(posixpath.join(base, prefix, source))
-        if source.startswith("/") or joined == ".." or joined.startswith("../"):
+        if _outside(posixpath.join(base, prefix), source):
             problems.append(
                 _unreadable(
                     path,
@@ -293,9 +321,11 @@ def _line_of(root: Path, path: str, needle: str) -> int:
         text = (root / path).read_text("utf-8-sig", errors="replace")
     except OSError:
         return 1
-    for number, line in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
-        if json.dumps(needle) in line or needle in line:
-            return number
+    lines = re.split(r"\r\n|\r|\n", text)
+    for wanted in (json.dumps(needle), needle):  # the exact JSON string first: "/etc" in "../../etc"
+        for number, line in enumerate(lines, start=1):
+            if wanted in line:
+                return number
     return 1
 
 
