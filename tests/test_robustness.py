@@ -225,3 +225,32 @@ def test_symlinked_folder_out_of_a_project_without_git(project: Make, tmp_path: 
     (root / "commands").symlink_to(outside / "commands")
     (root / "loop").symlink_to(root / "loop")
     assert codes(root) == [("commands", 1, "SL002"), ("loop", 1, "SL002")]
+
+
+def test_a_file_of_unclosed_calls_is_refused_quickly(project: Make) -> None:
+    """Each unclosed `Agent(` scans ahead for its `)`: thousands of them once took minutes."""
+    import time
+
+    root = project(
+        {
+            "commands/calls.md": "Agent(subagent_type: x name: y " * 20_000 + "\n",
+            "commands/objects.md": '{"subagent_type": x, ' * 20_000 + "\n",
+            "commands/run.md": NAMED_SPAWN,
+            "agents/critic.md": MUTE_AGENT,
+        }
+    )
+    started = time.monotonic()
+    found = codes(root)
+    assert time.monotonic() - started < 20
+    assert ("commands/calls.md", 1, "SL002") in found and ("commands/objects.md", 1, "SL002") in found
+    assert ("commands/run.md", 3, "SL101") in found
+
+
+def test_thousands_of_calls_on_one_line_are_all_read_in_linear_time() -> None:
+    import time
+
+    text = 'Agent(subagent_type: "critic", prompt: "p") ' * 10_000 + "\n"
+    started = time.monotonic()
+    parsed = parse_text("commands/c.md", text, FileKind.COMMAND)
+    assert len(parsed.sites) == 10_000
+    assert time.monotonic() - started < 10

@@ -16,6 +16,7 @@ from spawnlint.config import Settings
 from spawnlint.discover import Discovery, SourceFile, discover
 from spawnlint.model import Diagnostic, FileKind, Finding, ParsedFile, Problem, Project, Severity
 from spawnlint.parse import decode, parse_text, python_could_spawn
+from spawnlint.parse.spawn_syntax import TooComplex
 from spawnlint.project import build_project
 from spawnlint.rules import RULES
 
@@ -113,6 +114,8 @@ def parse_source(root: Path, source: SourceFile, settings: Settings) -> ParsedFi
         return text if python_could_spawn(text, settings.spawn_callables) else None
     try:
         return parse_text(source.path, text, source.kind)
+    except TooComplex as exc:
+        return _unreadable(source, str(exc).removeprefix("file "))
     except Exception as exc:  # noqa: BLE001 - a bug of ours must not cost the user the rest of the project
         return internal_error(source.path, source.kind, _fault(exc), traceback.format_exc())
 

@@ -25,7 +25,7 @@ from spawnlint.model import (
 from spawnlint.parse.frontmatter import parse_tool_list
 from spawnlint.parse.markdown import analyse
 from spawnlint.parse.send_message import mentions_send_message_tool
-from spawnlint.parse.spawn_syntax import classify, is_absent, split_lines
+from spawnlint.parse.spawn_syntax import TooComplex, classify, is_absent, split_lines
 
 # libcst's native parser kills the process at about 1,500 nested brackets: refuse far sooner.
 MAX_NESTING = 200
@@ -69,7 +69,10 @@ def parse_python(path: str, text: str, callables: Sequence[str]) -> ParsedFile:
     # Past libcst's parser, a failure is ours: the engine reports it as SL000 with its traceback.
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     collector = _Collector(path, tuple(callables))
-    wrapper.visit(collector)
+    try:
+        wrapper.visit(collector)
+    except TooComplex as exc:
+        return _problem(path, str(exc))
     from spawnlint.parse import suppressions
 
     return ParsedFile(
