@@ -254,3 +254,44 @@ def test_thousands_of_calls_on_one_line_are_all_read_in_linear_time() -> None:
     parsed = parse_text("commands/c.md", text, FileKind.COMMAND)
     assert len(parsed.sites) == 10_000
     assert time.monotonic() - started < 10
+
+
+def test_unreadable_file_even_as_root(project: Make, monkeypatch: pytest.MonkeyPatch) -> None:
+    import builtins
+
+    import spawnlint.engine
+
+    def denying_open(file: object, *args: object, **kwargs: object) -> object:
+        if str(file).endswith("secret.md"):
+            raise PermissionError(13, "Permission denied", str(file))
+        return builtins.open(file, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(spawnlint.engine, "open", denying_open, raising=False)
+    root = project(
+        {"commands/secret.md": NAMED_SPAWN, "commands/run.md": NAMED_SPAWN, "agents/critic.md": MUTE_AGENT}
+    )
+    run = run_cli("check", "--root", str(root), "--output-format", "json")
+    found = {(d["path"], d["code"], d["message"]) for d in json.loads(run.out)}
+    assert ("commands/secret.md", "SL002", "file cannot be read (Permission denied)") in found
+    assert any(path == "commands/run.md" and code == "SL101" for path, code, _ in found)
+
+
+def test_yaml_alias_bombs_are_bounded() -> None:
+    import time
+
+    from spawnlint.parse.frontmatter import split_frontmatter
+    from spawnlint.parse.spawn_syntax import split_lines
+
+    levels = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    levels += [
+        f"{chr(97 + i)}: &{chr(97 + i)} [" + ", ".join([f"*{chr(96 + i)}"] * 9) + "]" for i in range(1, 12)
+    ]
+    bomb = "---\nname: bomb\n" + "\n".join(levels) + "\ntools: *l\ndisallowedTools: *l\n---\nBody\n"
+    recursive = "---\nname: &n [*n]\ntools: &t [*t, *t]\n---\nBody\n"
+    for text in (bomb, recursive):
+        started = time.monotonic()
+        parsed = parse_text("agents/bomb.md", text, FileKind.AGENT)
+        frontmatter, _ = split_frontmatter(split_lines(text))
+        assert frontmatter is not None and time.monotonic() - started < 2
+        assert all(p.code == "SL001" for p in parsed.problems)
+    assert [p.finding.line for p in parse_text("agents/bomb.md", bomb, FileKind.AGENT).problems] == [15, 16]
