@@ -46,6 +46,7 @@ def _hostile_project(root: Path, marker: Path) -> Path:
             "commands/lists.md": "- " * 3000 + "y\n" + "(" * 3000 + "\n",
             "tools/deep.py": "subagent_type = " + "(" * 3000 + "1" + ")" * 3000 + "\n",
             "commands/nul.md": b"Agent(\x00subagent_type: critic)\n",
+            "commands/unclosed.md": "Agent(subagent_type: x name: y " * 20_000,
             "commands/escapes.md": '# R\n\nAgent(subagent_type: "crit\x1b[31mic\x07\x9b", name: "n\x1b]0;x\x07",'
             f' prompt: "p")\n\n{HOSTILE_TEXT}\n',
             ".claude-plugin/marketplace.json": json.dumps(
@@ -63,6 +64,9 @@ def _hostile_project(root: Path, marker: Path) -> Path:
     (root / "commands" / "loop.md").symlink_to(root / "commands" / "loop.md")
     (root / "commands" / "passwd.md").symlink_to("/etc/passwd")
     (root / "agents" / "etc").symlink_to("/etc")
+    os.mkfifo(root / "commands" / "pipe.md")  # opening one blocks until a writer comes
+    (root / "plugins" / "x" / ".claude-plugin").mkdir(parents=True)
+    os.mkfifo(root / "plugins" / "x" / ".claude-plugin" / "plugin.json")
     return root
 
 
@@ -90,7 +94,9 @@ def test_hostile_project_is_checked_quickly_and_safely(tmp_path: Path) -> None:
         ("commands/huge.md", "SL002"),
         ("commands/long-line.md", "SL002"),
         ("commands/nul.md", "SL002"),
+        ("commands/unclosed.md", "SL002"),
         ("commands/loop.md", "SL002"),
+        ("commands/pipe.md", "SL002"),
         ("commands/passwd.md", "SL002"),
         ("agents/etc", "SL002"),
         ("tools/deep.py", "SL002"),
@@ -103,14 +109,16 @@ def test_hostile_project_is_checked_quickly_and_safely(tmp_path: Path) -> None:
     )
     assert [line for line, _ in refused] == [6, 10]  # each on the line that names its source
 
-    concise = subprocess.run(
-        [sys.executable, "-m", "spawnlint", "check", "--root", str(root)],
-        capture_output=True,
-        timeout=120,
-        cwd=REPO,
-    )
-    assert concise.returncode in (0, 1)
-    assert not RAW_CONTROLS & set(concise.stdout.decode("utf-8") + concise.stderr.decode("utf-8"))
+    for fmt in ("concise", "full"):  # full shows source lines: never those of /etc/passwd
+        shown = subprocess.run(
+            [sys.executable, "-m", "spawnlint", "check", "--root", str(root), "--output-format", fmt],
+            capture_output=True,
+            timeout=120,
+            cwd=REPO,
+        )
+        assert shown.returncode in (0, 1), shown.stderr
+        text = shown.stdout.decode("utf-8") + shown.stderr.decode("utf-8")
+        assert not RAW_CONTROLS & set(text) and "root:" not in text and "Traceback" not in text
 
 
 @pytest.mark.slow  # ~20 s: 15 MB of text through every recogniser

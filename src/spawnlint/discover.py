@@ -7,6 +7,7 @@ import json
 import os
 import posixpath
 import re
+import stat
 import subprocess
 from dataclasses import dataclass
 from fnmatch import fnmatch
@@ -243,14 +244,24 @@ def _has_plugin_dirs(plugin_root: str, present: set[str]) -> bool:
     return any(p.startswith(prefix + d + "/") for p in present for d in ("commands", "agents", "skills"))
 
 
-def _read_json(root: Path, path: str) -> Any:
+def _read_manifest(root: Path, path: str) -> bytes | None:
+    """A manifest's bytes; None for anything but a regular file of sane size (a FIFO named
+    plugin.json would block the open forever)."""
     try:
+        if not stat.S_ISREG(os.stat(root / path).st_mode):
+            return None
         with open(root / path, "rb") as handle:
             data = handle.read(_MANIFEST_BYTES + 1)
-        if len(data) > _MANIFEST_BYTES:
-            return None
-        return json.loads(data.decode("utf-8-sig"))
-    except (OSError, ValueError, RecursionError):
+    except OSError:
+        return None
+    return data if len(data) <= _MANIFEST_BYTES else None
+
+
+def _read_json(root: Path, path: str) -> Any:
+    data = _read_manifest(root, path)
+    try:
+        return None if data is None else json.loads(data.decode("utf-8-sig"))
+    except (ValueError, RecursionError):
         return None
 
 
@@ -317,11 +328,10 @@ def _marketplace_plugins(root: Path, path: str, problems: list[Problem]) -> list
 
 
 def _line_of(root: Path, path: str, needle: str) -> int:
-    try:
-        text = (root / path).read_text("utf-8-sig", errors="replace")
-    except OSError:
+    data = _read_manifest(root, path)
+    if data is None:
         return 1
-    lines = re.split(r"\r\n|\r|\n", text)
+    lines = re.split(r"\r\n|\r|\n", data.decode("utf-8-sig", errors="replace"))
     for wanted in (json.dumps(needle), needle):  # the exact JSON string first: "/etc" in "../../etc"
         for number, line in enumerate(lines, start=1):
             if wanted in line:
