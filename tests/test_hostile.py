@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -145,8 +146,15 @@ def escaping_project(tmp_path: Path) -> Path:
             "agents/critic.md": "---\nname: critic\ndescription: d\ntools: Read\n---\nReview.\n",
             "commands/run.md": f'# R\n\nAgent(subagent_type: "critic", name: "c{ONE_LINE}", prompt: "p")\n',
             f"commands/odd{HOSTILE_TEXT}.md": 'Agent(subagent_type: "critic", name: "c1", prompt: "p")\n',
+            # GitHub Actions reads `::command::` at a line's start, and `##[command]` anywhere
+            " ::warning::start.md": 'Agent(subagent_type: "critic", name: "c2", prompt: "p")\n',
+            "commands/legacy.md": 'Agent(subagent_type: "critic", name: "##[error]legacy", prompt: "p")\n',
         },
     )
+
+
+def _workflow_commands(out: str) -> list[str]:
+    return [line for line in out.splitlines() if line.lstrip().startswith("::") or "##[" in line]
 
 
 @pytest.mark.skipif(sys.platform == "darwin", reason="the file name holds a newline")
@@ -158,11 +166,15 @@ def test_every_format_escapes_project_text(
     run = run_cli("check", "--root", str(escaping_project), "--output-format", fmt)
     assert run.code == 1, run.err
     assert not RAW_CONTROLS & set(run.out), sorted(RAW_CONTROLS & set(run.out))
-    assert not any(line.startswith("::error::") for line in run.out.splitlines())
-    if fmt == "github":
-        assert sum(line.startswith("::") for line in run.out.splitlines()) == len(run.out.splitlines()) - 1
-    if fmt in ("concise", "full"):  # one finding is one line: a newline in a value starts none
-        assert not any(line.startswith(("::", "x\\x07")) for line in run.out.splitlines())
+    commands = _workflow_commands(run.out)
+    if fmt == "github":  # one command per finding, each its own, nothing more
+        assert len(commands) == len(run.out.splitlines()) - 1
+        assert all(
+            re.match(r"::(error|warning) file=[^:]*,line=\d+,col=\d+,title=SL\d+::", c) for c in commands
+        )
+        assert not any("##[" in c for c in commands)
+    else:
+        assert commands == []
     if fmt in ("json", "sarif"):
         data = json.loads(run.out)
         texts = json.dumps(data, ensure_ascii=False)
@@ -170,6 +182,7 @@ def test_every_format_escapes_project_text(
     if fmt == "json":
         messages = [d["message"] for d in json.loads(run.out)]
         assert any(ONE_LINE in m for m in messages) and any(HOSTILE_TEXT in m for m in messages)
+        assert any("##[error]legacy" in m for m in messages)  # the value reads back unchanged
     if fmt == "junit":
         ET.fromstring(run.out)
 
@@ -180,6 +193,7 @@ def test_audit_escapes_project_text(fmt: str, escaping_project: Path) -> None:
     run = run_cli("audit", str(escaping_project), "--output-format", fmt)
     assert run.code == 0, run.err
     assert not RAW_CONTROLS & set(run.out)
+    assert _workflow_commands(run.out) == []
     if fmt == "json":
         assert any(ONE_LINE in (s["name"] or "") for s in json.loads(run.out)["spawn_sites"])
 

@@ -10,7 +10,7 @@ from typing import Any
 from spawnlint.model import Agent, Diagnostic, Project, Spawn
 from spawnlint.report.concise import line as concise_line
 from spawnlint.report.json_format import as_dict
-from spawnlint.report.safe import escape_controls, json_text
+from spawnlint.report.safe import escape_controls, json_text, log_text
 
 
 def audit_data(project: Project, diagnostics: Sequence[Diagnostic]) -> dict[str, Any]:
@@ -151,7 +151,7 @@ def render_markdown(project: Project, diagnostics: Sequence[Diagnostic]) -> str:
     out += (
         ["```text"] + [concise_line(d) for d in diagnostics] + ["```", ""] if diagnostics else ["None.", ""]
     )
-    return escape_controls("\n".join(out), keep="\n")
+    return log_text(escape_controls("\n".join(out), keep="\n"))
 
 
 def _yes(value: bool) -> str:

@@ -16,7 +16,7 @@ from spawnlint.discover import find_root
 from spawnlint.model import Project, Severity
 from spawnlint.report import FORMATS
 from spawnlint.report.concise import printable
-from spawnlint.report.safe import escape_controls
+from spawnlint.report.safe import escape_controls, log_text
 from spawnlint.rules import BY_CODE, RULES
 from spawnlint.suppress import Filters, apply, load_baseline
 
@@ -160,7 +160,7 @@ def _print_tracebacks(project: Project) -> None:
     for problem in project.problems:
         if problem.code == "SL000" and problem.detail:
             path = printable(problem.finding.path)
-            detail = escape_controls(problem.detail, keep="\n")
+            detail = log_text(escape_controls(problem.detail, keep="\n"))
             print(f"spawnlint: SL000 in {path}:\n{detail}", file=sys.stderr)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from spawnlint.model import Diagnostic, Severity
-from spawnlint.report.safe import escape_controls
+from spawnlint.report.safe import escape_controls, log_text
 
 
 def printable(text: str) -> str:
@@ -32,4 +32,4 @@ def _count(n: int, noun: str) -> str:
 
 
 def render(diagnostics: Sequence[Diagnostic], root: str) -> str:
-    return "".join(line(d) + "\n" for d in diagnostics) + summary(diagnostics) + "\n"
+    return log_text("".join(line(d) + "\n" for d in diagnostics)) + summary(diagnostics) + "\n"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from spawnlint.model import Diagnostic
 from spawnlint.report.concise import line, printable, summary
-from spawnlint.report.safe import escape_controls
+from spawnlint.report.safe import escape_controls, log_text
 
 _MAX_SHOWN_BYTES = 4 * 1024 * 1024
 
@@ -27,7 +27,7 @@ def render(diagnostics: Sequence[Diagnostic], root: str) -> str:
         for r in d.related:
             out.append(f"  = related: {printable(r.path)}:{r.line}: {printable(r.message)}")
         out.append("")
-    return "\n".join(out) + summary(diagnostics) + "\n"
+    return log_text("\n".join(out)) + summary(diagnostics) + "\n"
 
 
 class _Sources:

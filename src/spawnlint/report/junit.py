@@ -25,4 +25,4 @@ def render(diagnostics: Sequence[Diagnostic], root: str) -> str:
         out.append(f"      <{tag} message={quoteattr(message)}>{escape(message)}</{tag}>")
         out.append("    </testcase>")
     out += ["  </testsuite>", "</testsuites>"]
-    return "\n".join(out) + "\n"
+    return "\n".join(out).replace("##[", "##&#91;") + "\n"  # a CI log must not run `##[command]`

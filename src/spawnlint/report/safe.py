@@ -21,6 +21,20 @@ def _visible(ch: str) -> str:
     return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
 
+def log_text(text: str) -> str:
+    """Text a CI runner cannot read as a workflow command: GitHub Actions runs `::command::` at
+    the start of a line (after blanks) and the legacy `##[command]` anywhere in one."""
+    return "\n".join(_log_line(line) for line in text.split("\n"))
+
+
+def _log_line(line: str) -> str:
+    line = line.replace("##[", "##\\x5b")
+    stripped = line.lstrip()
+    if stripped.startswith("::"):
+        line = line[: len(line) - len(stripped)] + "\\x3a" + stripped[1:]
+    return line
+
+
 # json.dumps escapes C0 controls; DEL, C1 controls (0x9b is a one-byte CSI) and the other
 # characters that do not print are passed through raw with ensure_ascii=False.
 _JSON_RAW = re.compile(r"[^\x20-\x7e\n]")
@@ -29,7 +43,8 @@ _JSON_RAW = re.compile(r"[^\x20-\x7e\n]")
 def json_text(data: Any) -> str:
     """Pretty JSON that keeps readable non-ASCII text but holds no raw control character."""
     rendered = json.dumps(data, indent=2, ensure_ascii=False)
-    return _JSON_RAW.sub(_json_escape, rendered) + "\n"
+    # `##[` is only ever inside a string here; \u005b reads back as the same `[`.
+    return _JSON_RAW.sub(_json_escape, rendered).replace("##[", "##\\u005b") + "\n"
 
 
 def _json_escape(match: re.Match[str]) -> str:
