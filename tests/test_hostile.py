@@ -25,6 +25,9 @@ RAW_CONTROLS = (
 )
 
 
+NAMED = 'Agent(subagent_type: "critic", name: "c1", prompt: "p")\n'
+
+
 def _alias_bomb() -> str:
     levels = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
     for i in range(1, 10):
@@ -66,6 +69,7 @@ def _hostile_project(root: Path, marker: Path) -> Path:
     (root / "commands" / "passwd.md").symlink_to("/etc/passwd")
     (root / "agents" / "etc").symlink_to("/etc")
     os.mkfifo(root / "commands" / "pipe.md")  # opening one blocks until a writer comes
+    (root / "commands" / os.fsdecode(b"caf\xe9.md")).write_text(NAMED)  # a latin-1 file name
     (root / "plugins" / "x" / ".claude-plugin").mkdir(parents=True)
     os.mkfifo(root / "plugins" / "x" / ".claude-plugin" / "plugin.json")
     return root
@@ -104,6 +108,7 @@ def test_hostile_project_is_checked_quickly_and_safely(tmp_path: Path) -> None:
         (".claude-plugin/marketplace.json", "SL002"),
         (".claude-plugin/plugin.json", "SL002"),
         ("commands/escapes.md", "SL301"),
+        ("commands/caf\udce9.md", "SL101"),
     }
     refused = sorted(
         (d["line"], d["message"]) for d in json.loads(out) if d["path"] == ".claude-plugin/marketplace.json"
