@@ -178,12 +178,15 @@ def test_a_parser_fault_is_sl000_on_that_file_only(project: Make, monkeypatch: p
 
 
 def test_verbose_prints_the_traceback_on_stderr(project: Make, monkeypatch: pytest.MonkeyPatch) -> None:
-    _fail_on(monkeypatch, "commands/bad.md", KeyError("boom"))
+    _fail_on(monkeypatch, "commands/bad.md", ValueError("boom\n::error::x ##[error]y \x1b[2J"))
     root = project({"commands/bad.md": "x\n"})
     run = run_cli("check", "--root", str(root), "--output-format", "json", "--verbose")
     assert run.code == 1
     assert [d["code"] for d in json.loads(run.out)] == ["SL000"]  # stdout stays valid JSON
-    assert "Traceback" in run.err and "KeyError: 'boom'" in run.err and "commands/bad.md" in run.err
+    assert "Traceback" in run.err and "ValueError: boom" in run.err and "commands/bad.md" in run.err
+    # the exception's text came from the project: it runs no workflow command, clears no screen
+    assert not any(line.lstrip().startswith("::") or "##[" in line for line in run.err.splitlines())
+    assert "\x1b" not in run.err
 
 
 def test_a_python_parser_exception_is_sl000_with_its_traceback(

@@ -82,7 +82,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 - an internal error must still exit 2, with a clue
         if getattr(args, "verbose", False):
             traceback.print_exc()
-        print(f"spawnlint: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print(
+            f"spawnlint: internal error: {type(exc).__name__}: {log_text(printable(str(exc)))}",
+            file=sys.stderr,
+        )
         return 2
 
 
@@ -159,9 +162,8 @@ def _check(args: argparse.Namespace) -> int:
 def _print_tracebacks(project: Project) -> None:
     for problem in project.problems:
         if problem.code == "SL000" and problem.detail:
-            path = printable(problem.finding.path)
-            detail = log_text(escape_controls(problem.detail, keep="\n"))
-            print(f"spawnlint: SL000 in {path}:\n{detail}", file=sys.stderr)
+            report = f"spawnlint: SL000 in {printable(problem.finding.path)}:\n{problem.detail}"
+            print(log_text(escape_controls(report, keep="\n")), file=sys.stderr)
 
 
 def _report_paths(raw: list[str], root: Path) -> tuple[str, ...] | None:
