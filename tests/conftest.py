@@ -8,8 +8,33 @@ from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from spawnlint.cli import main
+
+# Property tests: few examples by default (CI stays fast); `--hypothesis-profile=long` for a
+# real search, with `--run-slow` for the other long tests.
+settings.register_profile("ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("long", max_examples=5000, deadline=None, suppress_health_check=list(HealthCheck))
+settings.load_profile("ci")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--run-slow", action="store_true", help="also run tests marked slow (tens of seconds)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: a long test, run only with --run-slow")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--run-slow"):
+        return
+    skip = pytest.mark.skip(reason="slow: run with --run-slow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
+
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -190,7 +190,7 @@ def crashing_parse(path: str, text: str, callables: tuple[str, ...]) -> object:
     return parse_python(path, text, callables)
 
 
-def test_a_file_that_kills_the_parser_is_sl002_and_the_rest_is_checked(
+def test_a_file_that_kills_the_parser_is_sl000_and_the_rest_is_checked(
     project: Make, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import spawnlint.engine
@@ -206,7 +206,7 @@ def test_a_file_that_kills_the_parser_is_sl002_and_the_rest_is_checked(
     )
     run = run_cli("check", "--root", str(root), "--output-format", "json")
     found = sorted((d["path"], d["line"], d["code"]) for d in json.loads(run.out))
-    assert found == [("a.py", 1, "SL101"), ("bomb.py", 1, "SL002"), ("ok.py", 1, "SL101")]
+    assert found == [("a.py", 1, "SL101"), ("bomb.py", 1, "SL000"), ("ok.py", 1, "SL101")]
     (bomb,) = [d for d in json.loads(run.out) if d["path"] == "bomb.py"]
     assert "crashed" in bomb["message"]
 

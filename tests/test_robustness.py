@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import run_cli
@@ -123,7 +123,7 @@ def test_deeply_nested_markdown_parses() -> None:
     assert parse_text("c.md", text, FileKind.COMMAND).sites == ()
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=max(400, settings.default.max_examples))  # cheap examples: more by default
 @given(
     st.lists(
         st.sampled_from(
@@ -140,8 +140,161 @@ def test_markdown_parser_never_crashes(text: str) -> None:
             assert site.line >= 1 and site.column >= 1
 
 
-@settings(max_examples=60, deadline=None)
 @given(st.text(max_size=300))
 def test_arbitrary_text_never_crashes(text: str) -> None:
     parse_text("x.md", text, FileKind.COMMAND)
     parse_text("agents/x.md", "---\n" + text + "\n---\n", FileKind.AGENT)
+
+
+def _fail_on(monkeypatch: pytest.MonkeyPatch, failing: str, exc: BaseException) -> None:
+    import spawnlint.engine
+    from spawnlint.model import ParsedFile
+
+    real = spawnlint.engine.parse_text
+
+    def parse(path: str, text: str, kind: FileKind) -> ParsedFile:
+        if path == failing:
+            raise exc
+        return real(path, text, kind)
+
+    monkeypatch.setattr(spawnlint.engine, "parse_text", parse)
+
+
+def test_a_parser_fault_is_sl000_on_that_file_only(project: Make, monkeypatch: pytest.MonkeyPatch) -> None:
+    _fail_on(monkeypatch, "commands/bad.md", ZeroDivisionError("division by zero " + "x" * 500))
+    root = project(
+        {"agents/critic.md": MUTE_AGENT, "commands/run.md": NAMED_SPAWN, "commands/bad.md": NAMED_SPAWN}
+    )
+    run = run_cli("check", "--root", str(root), "--output-format", "json")
+    assert run.code == 1 and "Traceback" not in run.out + run.err
+    found = json.loads(run.out)
+    assert [(d["path"], d["code"]) for d in found if d["path"] == "commands/bad.md"] == [
+        ("commands/bad.md", "SL000")
+    ]
+    assert ("commands/run.md", "SL101") in [(d["path"], d["code"]) for d in found]
+    (bad,) = [d for d in found if d["code"] == "SL000"]
+    assert bad["message"].startswith("internal error while parsing: ZeroDivisionError: division by zero")
+    assert len(bad["message"]) < 250  # short: the traceback is for --verbose
+
+
+def test_verbose_prints_the_traceback_on_stderr(project: Make, monkeypatch: pytest.MonkeyPatch) -> None:
+    _fail_on(monkeypatch, "commands/bad.md", ValueError("boom\n::error::x ##[error]y \x1b[2J"))
+    root = project({"commands/bad.md": "x\n"})
+    run = run_cli("check", "--root", str(root), "--output-format", "json", "--verbose")
+    assert run.code == 1
+    assert [d["code"] for d in json.loads(run.out)] == ["SL000"]  # stdout stays valid JSON
+    assert "Traceback" in run.err and "ValueError: boom" in run.err and "commands/bad.md" in run.err
+    # the exception's text came from the project: it runs no workflow command, clears no screen
+    assert not any(line.lstrip().startswith("::") or "##[" in line for line in run.err.splitlines())
+    assert "\x1b" not in run.err
+
+
+def test_a_python_parser_exception_is_sl000_with_its_traceback(
+    project: Make, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import spawnlint.engine
+
+    monkeypatch.setattr(spawnlint.engine, "_parse_python", _raising_parse)
+    root = project({"a.py": 'Agent(subagent_type="critic", name="n", prompt="p")\n'})
+    run = run_cli("check", "--root", str(root), "--output-format", "json", "--verbose")
+    assert [(d["path"], d["code"]) for d in json.loads(run.out)] == [("a.py", "SL000")]
+    assert "LookupError: from the child" in run.err
+
+
+def _raising_parse(path: str, text: str, callables: tuple[str, ...]) -> None:
+    raise LookupError("from the child")
+
+
+def test_plugin_manifest_paths_outside_are_refused(project: Make) -> None:
+    manifest = {
+        "name": "p",
+        "commands": "./commands",
+        "agents": ["./agents/a.md", "../../etc/x.md", "/etc/passwd"],
+    }
+    root = project(
+        {".claude-plugin/plugin.json": json.dumps(manifest, indent=2), "agents/critic.md": MUTE_AGENT}
+    )
+    assert codes(root) == [
+        (".claude-plugin/plugin.json", 6, "SL002"),
+        (".claude-plugin/plugin.json", 7, "SL002"),
+    ]
+
+
+def test_symlinked_folder_out_of_a_project_without_git(project: Make, tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere"
+    (outside / "commands").mkdir(parents=True)
+    (outside / "commands" / "x.md").write_text(NAMED_SPAWN)
+    root = project({"agents/critic.md": MUTE_AGENT})
+    (root / "commands").symlink_to(outside / "commands")
+    (root / "loop").symlink_to(root / "loop")
+    assert codes(root) == [("commands", 1, "SL002"), ("loop", 1, "SL002")]
+
+
+def test_a_file_of_unclosed_calls_is_refused_quickly(project: Make) -> None:
+    """Each unclosed `Agent(` scans ahead for its `)`: thousands of them once took minutes."""
+    import time
+
+    root = project(
+        {
+            "commands/calls.md": "Agent(subagent_type: x name: y " * 20_000 + "\n",
+            "commands/objects.md": '{"subagent_type": x, ' * 20_000 + "\n",
+            "commands/run.md": NAMED_SPAWN,
+            "agents/critic.md": MUTE_AGENT,
+        }
+    )
+    started = time.monotonic()
+    found = codes(root)
+    assert time.monotonic() - started < 20
+    assert ("commands/calls.md", 1, "SL002") in found and ("commands/objects.md", 1, "SL002") in found
+    assert ("commands/run.md", 3, "SL101") in found
+
+
+def test_thousands_of_calls_on_one_line_are_all_read_in_linear_time() -> None:
+    import time
+
+    text = 'Agent(subagent_type: "critic", prompt: "p") ' * 10_000 + "\n"
+    started = time.monotonic()
+    parsed = parse_text("commands/c.md", text, FileKind.COMMAND)
+    assert len(parsed.sites) == 10_000
+    assert time.monotonic() - started < 10
+
+
+def test_unreadable_file_even_as_root(project: Make, monkeypatch: pytest.MonkeyPatch) -> None:
+    import builtins
+
+    import spawnlint.engine
+
+    def denying_open(file: object, *args: object, **kwargs: object) -> object:
+        if str(file).endswith("secret.md"):
+            raise PermissionError(13, "Permission denied", str(file))
+        return builtins.open(file, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(spawnlint.engine, "open", denying_open, raising=False)
+    root = project(
+        {"commands/secret.md": NAMED_SPAWN, "commands/run.md": NAMED_SPAWN, "agents/critic.md": MUTE_AGENT}
+    )
+    run = run_cli("check", "--root", str(root), "--output-format", "json")
+    found = {(d["path"], d["code"], d["message"]) for d in json.loads(run.out)}
+    assert ("commands/secret.md", "SL002", "file cannot be read (Permission denied)") in found
+    assert any(path == "commands/run.md" and code == "SL101" for path, code, _ in found)
+
+
+def test_yaml_alias_bombs_are_bounded() -> None:
+    import time
+
+    from spawnlint.parse.frontmatter import split_frontmatter
+    from spawnlint.parse.spawn_syntax import split_lines
+
+    levels = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    levels += [
+        f"{chr(97 + i)}: &{chr(97 + i)} [" + ", ".join([f"*{chr(96 + i)}"] * 9) + "]" for i in range(1, 12)
+    ]
+    bomb = "---\nname: bomb\n" + "\n".join(levels) + "\ntools: *l\ndisallowedTools: *l\n---\nBody\n"
+    recursive = "---\nname: &n [*n]\ntools: &t [*t, *t]\n---\nBody\n"
+    for text in (bomb, recursive):
+        started = time.monotonic()
+        parsed = parse_text("agents/bomb.md", text, FileKind.AGENT)
+        frontmatter, _ = split_frontmatter(split_lines(text))
+        assert frontmatter is not None and time.monotonic() - started < 2
+        assert all(p.code == "SL001" for p in parsed.problems)
+    assert [p.finding.line for p in parse_text("agents/bomb.md", bomb, FileKind.AGENT).problems] == [15, 16]

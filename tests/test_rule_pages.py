@@ -3,6 +3,7 @@ under "Use instead" produce no finding at all."""
 
 from __future__ import annotations
 
+import builtins
 import re
 import shlex
 from pathlib import Path
@@ -10,7 +11,9 @@ from pathlib import Path
 import pytest
 from markdown_it import MarkdownIt
 
+import spawnlint.engine
 from conftest import REPO, run_cli, write_project
+from spawnlint.model import FileKind, ParsedFile
 from spawnlint.rules import RULES
 
 PAGES = REPO / "rules"
@@ -47,6 +50,17 @@ def _files(blocks: list[tuple[str, str]]) -> dict[str, str | bytes]:
     return files
 
 
+def _faults(blocks: list[tuple[str, str]]) -> dict[str, type[BaseException]]:
+    """`fault=RecursionError` on a file: the parser raises on it, as a bug would. No real input
+    provokes SL000 on purpose, so its page (and only its page) simulates one."""
+    faults = {}
+    for info, _ in blocks:
+        attrs = dict(part.split("=", 1) for part in shlex.split(info)[1:] if "=" in part)
+        if "fault" in attrs:
+            faults[attrs["file"]] = getattr(builtins, attrs["fault"])
+    return faults
+
+
 def _output(blocks: list[tuple[str, str]]) -> list[str]:
     outputs = [
         content for info, content in blocks if info.split()[:1] == ["output"] or "output" in info.split()[1:]
@@ -64,10 +78,21 @@ def test_page_has_fixed_headings(code: str) -> None:
 
 
 @pytest.mark.parametrize("code", [r.code for r in RULES])
-def test_page_example_output_is_exact(code: str, tmp_path: Path) -> None:
+def test_page_example_output_is_exact(code: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     sections = _sections(_page(code).read_text("utf-8"))
     example = sections["Example"]
     root = write_project(tmp_path / "example", _files(example))
+    faults = _faults(example)
+    assert bool(faults) == (code == "SL000"), "only the internal-error page may simulate a fault"
+    if faults:
+        real_parse_text = spawnlint.engine.parse_text
+
+        def faulty_parse_text(path: str, text: str, kind: FileKind) -> ParsedFile:
+            if path in faults:
+                raise faults[path]("simulated")
+            return real_parse_text(path, text, kind)
+
+        monkeypatch.setattr(spawnlint.engine, "parse_text", faulty_parse_text)
     run = run_cli("check", "--root", str(root), "--select", code)
     assert run.lines == _output(example)
     assert run.lines, "an Example must show the rule firing"

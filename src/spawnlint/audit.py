@@ -3,16 +3,15 @@ a Mermaid graph and the findings — as JSON (stable keys) or GitHub Markdown.""
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import PurePosixPath
 from typing import Any
 
 from spawnlint.model import Agent, Diagnostic, Project, Severity, Spawn, Unit
-from spawnlint.report.concise import escape_controls
 from spawnlint.report.concise import line as concise_line
 from spawnlint.report.json_format import as_dict
+from spawnlint.report.safe import escape_controls, json_text, log_text
 from spawnlint.rules import BY_CODE
 
 BUILTIN_GROUP = "built-in"
@@ -190,7 +189,7 @@ def _by_rule(diagnostics: Sequence[Diagnostic]) -> dict[str, dict[str, Any]]:
 
 
 def render_json(project: Project, diagnostics: Sequence[Diagnostic]) -> str:
-    return json.dumps(audit_data(project, diagnostics), indent=2, ensure_ascii=False) + "\n"
+    return json_text(audit_data(project, diagnostics))
 
 
 # Markdown
@@ -202,7 +201,7 @@ def render_markdown(project: Project, diagnostics: Sequence[Diagnostic]) -> str:
     out += [_summary(data), ""]
     out += _plugins_md(data) + _agents_md(data) + _units_md(data) + _sets_md(data) + _sites_md(data)
     out += ["## Graph", ""] + mermaid(data) + _findings_md(diagnostics)
-    return "\n".join(out)
+    return log_text(escape_controls("\n".join(out), keep="\n"))
 
 
 def _summary(data: dict[str, Any]) -> str:

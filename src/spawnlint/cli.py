@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import traceback
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
@@ -15,9 +16,11 @@ from spawnlint import __version__
 from spawnlint.atomic import write_atomically
 from spawnlint.config import ConfigError, Settings, load_settings, show
 from spawnlint.discover import find_root
-from spawnlint.model import Diagnostic, Severity
+from spawnlint.model import Diagnostic, Project, Severity
 from spawnlint.report import FORMATS
 from spawnlint.report.colour import colourise, without_summary
+from spawnlint.report.concise import printable
+from spawnlint.report.safe import escape_controls, log_text
 from spawnlint.rules import BY_CODE, CODES, RULES
 from spawnlint.source_lines import SourceLines
 from spawnlint.suppress import Filters, apply, baseline_json, load_baseline
@@ -56,6 +59,9 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--fix", action="store_true", help="apply the fixes, then report what remains")
     check.add_argument("--diff", action="store_true", help="print the fixes as a unified diff; write nothing")
     check.add_argument("--unsafe-fixes", action="store_true", help="also apply fixes marked unsafe (SL102)")
+    check.add_argument(
+        "--verbose", action="store_true", help="print the traceback of internal errors (SL000)"
+    )
 
     audit = verbs.add_parser("audit", help="a one-off report of the project's agents, spawns and findings")
     audit.add_argument(
@@ -120,7 +126,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 2
     except Exception as exc:  # noqa: BLE001 - an internal error must still exit 2, with a clue
-        print(f"spawnlint: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        if getattr(args, "verbose", False):
+            traceback.print_exc()
+        print(
+            f"spawnlint: internal error: {type(exc).__name__}: {log_text(printable(str(exc)))}",
+            file=sys.stderr,
+        )
         return 2
 
 
@@ -227,6 +238,8 @@ def _check(args: argparse.Namespace) -> int:
         return _diff(root, settings, filters, args.unsafe_fixes)
     fixed = _fix(root, settings, filters, args.unsafe_fixes) if args.fix else None
     result = fixed or lint(root, settings)
+    if args.verbose:
+        _print_tracebacks(result.project)
     diagnostics = apply(result.diagnostics, result.project, filters, lines)
     if args.write_baseline:
         return _write_baseline(args.write_baseline, diagnostics, lines, args.quiet)
@@ -334,6 +347,13 @@ def _counted(changes: list[FileChange]) -> str:
 
 def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'s' * (count != 1)}"
+
+
+def _print_tracebacks(project: Project) -> None:
+    for problem in project.problems:
+        if problem.code == "SL000" and problem.detail:
+            report = f"spawnlint: SL000 in {printable(problem.finding.path)}:\n{problem.detail}"
+            print(log_text(escape_controls(report, keep="\n")), file=sys.stderr)
 
 
 def _report_paths(raw: list[str], root: Path) -> tuple[str, ...] | None:

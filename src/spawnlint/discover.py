@@ -7,6 +7,7 @@ import json
 import os
 import posixpath
 import re
+import stat
 import subprocess
 from dataclasses import dataclass
 from fnmatch import fnmatch
@@ -111,7 +112,10 @@ def _list_files(root: Path, problems: list[Problem]) -> list[str]:
                 problems.append(_unreadable(path, "file is a broken or looping symlink; not read"))
                 continue
             if os.path.commonpath([real_root, target]) != real_root:
-                problems.append(_unreadable(path, "file is a symlink to outside the project; not followed"))
+                what = "folder" if os.path.isdir(full) else "file"
+                problems.append(
+                    _unreadable(path, f"{what} is a symlink to outside the project; not followed")
+                )
                 continue
             if os.path.isdir(target):
                 continue
@@ -152,7 +156,9 @@ def _walk(root: Path) -> list[str]:
     for directory, dirnames, filenames in os.walk(root, followlinks=False):
         dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS)
         rel = Path(directory).relative_to(root)
-        for name in filenames:
+        # A symlinked folder is listed, never entered: _list_files says where it points.
+        linked = [d for d in dirnames if os.path.islink(os.path.join(directory, d))]
+        for name in filenames + linked:
             found.append((rel / name).as_posix())
     return found
 
@@ -215,6 +221,7 @@ def _plugins(root: Path, paths: list[str], problems: list[Problem]) -> list[Plug
         if path.endswith(".claude-plugin/plugin.json") or path == ".claude-plugin/plugin.json":
             plugin_root = posixpath.dirname(posixpath.dirname(path))
             found[plugin_root] = _manifest_name(root, path) or posixpath.basename(plugin_root) or root.name
+            _refuse_outside_paths(root, path, plugin_root, problems)
         elif posixpath.basename(path) == "plugin.json" and "/.claude-plugin/" not in "/" + path:
             plugin_root = posixpath.dirname(path)
             name = _manifest_name(root, path)
@@ -237,14 +244,24 @@ def _has_plugin_dirs(plugin_root: str, present: set[str]) -> bool:
     return any(p.startswith(prefix + d + "/") for p in present for d in ("commands", "agents", "skills"))
 
 
-def _read_json(root: Path, path: str) -> Any:
+def _read_manifest(root: Path, path: str) -> bytes | None:
+    """A manifest's bytes; None for anything but a regular file of sane size (a FIFO named
+    plugin.json would block the open forever)."""
     try:
+        if not stat.S_ISREG(os.stat(root / path).st_mode):
+            return None
         with open(root / path, "rb") as handle:
             data = handle.read(_MANIFEST_BYTES + 1)
-        if len(data) > _MANIFEST_BYTES:
-            return None
-        return json.loads(data.decode("utf-8-sig"))
-    except (OSError, ValueError, RecursionError):
+    except OSError:
+        return None
+    return data if len(data) <= _MANIFEST_BYTES else None
+
+
+def _read_json(root: Path, path: str) -> Any:
+    data = _read_manifest(root, path)
+    try:
+        return None if data is None else json.loads(data.decode("utf-8-sig"))
+    except (ValueError, RecursionError):
         return None
 
 
@@ -252,6 +269,28 @@ def _manifest_name(root: Path, path: str) -> str | None:
     data = _read_json(root, path)
     name = data.get("name") if isinstance(data, dict) else None
     return name.strip() if isinstance(name, str) and name.strip() else None
+
+
+# plugin.json keys whose values are paths (a string or a list of them) relative to the plugin.
+_MANIFEST_PATH_KEYS = ("commands", "agents", "skills", "hooks", "outputStyles", "mcpServers", "lspServers")
+
+
+def _refuse_outside_paths(root: Path, path: str, plugin_root: str, problems: list[Problem]) -> None:
+    """spawnlint reads no path a manifest names, but one that leaves the project is said."""
+    data = _read_json(root, path)
+    if not isinstance(data, dict):
+        return
+    for key in _MANIFEST_PATH_KEYS:
+        value = data.get(key)
+        for item in [value] if isinstance(value, str) else value if isinstance(value, list) else []:
+            if isinstance(item, str) and _outside(plugin_root, item):
+                why = f"`{key}` path {json.dumps(item)} resolves outside the project; refused, not read"
+                problems.append(_unreadable(path, why, _line_of(root, path, item)))
+
+
+def _outside(base: str, relative: str) -> bool:
+    joined = posixpath.normpath(posixpath.join(base, relative))
+    return relative.startswith("/") or joined == ".." or joined.startswith("../")
 
 
 def _marketplace_plugins(root: Path, path: str, problems: list[Problem]) -> list[tuple[str, str | None]]:
@@ -274,7 +313,7 @@ def _marketplace_plugins(root: Path, path: str, problems: list[Problem]) -> list
             plugin_root_dir if isinstance(plugin_root_dir, str) and not source.startswith((".", "/")) else ""
         )
         joined = posixpath.normpath(posixpath.join(base, prefix, source))
-        if source.startswith("/") or joined == ".." or joined.startswith("../"):
+        if _outside(posixpath.join(base, prefix), source):
             problems.append(
                 _unreadable(
                     path,
@@ -289,13 +328,14 @@ def _marketplace_plugins(root: Path, path: str, problems: list[Problem]) -> list
 
 
 def _line_of(root: Path, path: str, needle: str) -> int:
-    try:
-        text = (root / path).read_text("utf-8-sig", errors="replace")
-    except OSError:
+    data = _read_manifest(root, path)
+    if data is None:
         return 1
-    for number, line in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
-        if json.dumps(needle) in line or needle in line:
-            return number
+    lines = re.split(r"\r\n|\r|\n", data.decode("utf-8-sig", errors="replace"))
+    for wanted in (json.dumps(needle), needle):  # the exact JSON string first: "/etc" in "../../etc"
+        for number, line in enumerate(lines, start=1):
+            if wanted in line:
+                return number
     return 1
 
 

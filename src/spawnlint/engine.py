@@ -6,6 +6,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import stat
+import traceback
 from concurrent.futures import ProcessPoolExecutor, TimeoutError
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -15,6 +16,7 @@ from spawnlint.config import Settings
 from spawnlint.discover import Discovery, SourceFile, discover
 from spawnlint.model import Diagnostic, FileKind, Finding, ParsedFile, Problem, Project
 from spawnlint.parse import decode, parse_text, python_could_spawn
+from spawnlint.parse.spawn_syntax import TooComplex
 from spawnlint.project import build_project
 from spawnlint.rules import RULES, stamp
 
@@ -48,7 +50,7 @@ def parse_all(discovery: Discovery, settings: Settings) -> dict[str, ParsedFile]
 def parse_python_isolated(jobs: list[tuple[str, str]], callables: tuple[str, ...]) -> dict[str, ParsedFile]:
     """Parse Python files in a child process: libcst's native parser can kill the process that
     runs it (a segmentation fault on, say, a chain of 8,000 `+`). A file that kills the child,
-    or outlasts the timeout, is SL002 and the rest are parsed in a fresh one. libcst is never
+    or outlasts the timeout, is SL000 and the rest are parsed in a fresh one. libcst is never
     imported here."""
     results: dict[str, ParsedFile] = {}
     pool: ProcessPoolExecutor | None = None
@@ -61,12 +63,11 @@ def parse_python_isolated(jobs: list[tuple[str, str]], callables: tuple[str, ...
                 )
             except (BrokenProcessPool, TimeoutError) as exc:
                 why = "took too long" if isinstance(exc, TimeoutError) else "crashed"
-                problem = Problem(
-                    "SL002", Finding(path, 1, 1, f"the Python parser {why} on this file; not checked")
-                )
-                results[path] = ParsedFile(path, FileKind.PYTHON, problems=(problem,))
+                results[path] = internal_error(path, FileKind.PYTHON, f"the Python parser {why} on this file")
                 _discard(pool)
                 pool = None
+            except Exception as exc:  # noqa: BLE001 - a fault in one file's parse costs only that file
+                results[path] = internal_error(path, FileKind.PYTHON, _fault(exc), traceback.format_exc())
     finally:
         if pool is not None:
             pool.shutdown(wait=True)
@@ -113,11 +114,22 @@ def parse_source(root: Path, source: SourceFile, settings: Settings) -> ParsedFi
         return text if python_could_spawn(text, settings.spawn_callables) else None
     try:
         return parse_text(source.path, text, source.kind)
-    except (RecursionError, ValueError, IndexError, KeyError, TypeError, AttributeError) as exc:
-        # A bug of ours must not cost the user the rest of the project: say so, go on.
-        return _unreadable(
-            source, f"could not be parsed (internal error {type(exc).__name__}: {exc}); not checked"
-        )
+    except TooComplex as exc:
+        return _unreadable(source, str(exc).removeprefix("file "))
+    except Exception as exc:  # noqa: BLE001 - a bug of ours must not cost the user the rest of the project
+        return internal_error(source.path, source.kind, _fault(exc), traceback.format_exc())
+
+
+def internal_error(path: str, kind: FileKind, what: str, detail: str = "") -> ParsedFile:
+    """SL000: parsing this file failed in spawnlint itself; the file is not checked, the rest is."""
+    message = f"{what}; not checked" + (" (--verbose shows the traceback)" if detail else "")
+    return ParsedFile(path, kind, problems=(Problem("SL000", Finding(path, 1, 1, message), detail=detail),))
+
+
+def _fault(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    text = text[:120] + "..." if len(text) > 120 else text
+    return f"internal error while parsing: {type(exc).__name__}" + (f": {text}" if text else "")
 
 
 def _unreadable(source: SourceFile, why: str) -> ParsedFile:

@@ -74,13 +74,14 @@ class Finding:
 
 @dataclass(frozen=True)
 class Problem:
-    """A parse-stage problem (SL001/SL002), carried to the rule that reports it."""
+    """A parse-stage problem (SL000/SL001/SL002), carried to the rule that reports it."""
 
     code: str
     finding: Finding
     # True for frontmatter that is closed but not valid YAML (read leniently, as Claude Code does):
     # the body was parsed as usual, so --fix may still edit it
     body_intact: bool = False
+    detail: str = ""  # an internal error's traceback, printed by `check --verbose`
 
 
 @dataclass(frozen=True, order=True)

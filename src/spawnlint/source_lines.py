@@ -3,7 +3,11 @@
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
+
+_MAX_READ_BYTES = 4 * 1024 * 1024
 
 
 class SourceLines:
@@ -13,10 +17,23 @@ class SourceLines:
 
     def line(self, path: str, number: int) -> str | None:
         if path not in self.cache:
-            try:
-                text = (self.root / path).read_text("utf-8-sig", errors="replace")
-                self.cache[path] = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-            except OSError:
-                self.cache[path] = None
+            self.cache[path] = self._lines(path)
         lines = self.cache[path]
         return lines[number - 1] if lines is not None and 0 < number <= len(lines) else None
+
+    def _lines(self, path: str) -> list[str] | None:
+        """Only a regular file inside the project, of a sane size: the finding may be that the
+        file is a symlink to /etc/passwd, a FIFO (opening it would block) or 10 MB of one line."""
+        full = self.root / path
+        try:
+            root = os.path.realpath(self.root)
+            real = os.path.realpath(full)
+            if os.path.commonpath([root, real]) != root:
+                return None
+            status = os.stat(real)
+            if not stat.S_ISREG(status.st_mode) or status.st_size > _MAX_READ_BYTES:
+                return None
+            text = Path(real).read_text("utf-8-sig", errors="replace")
+        except (OSError, ValueError):
+            return None
+        return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")

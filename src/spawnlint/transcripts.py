@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import IO, Any, TextIO
 
 from spawnlint.atomic import write_atomically
-from spawnlint.report.concise import escape_controls, printable
+from spawnlint.report.concise import printable
+from spawnlint.report.safe import escape_controls
 
 # A transcript line longer than this is skipped unread (and counted): memory stays bounded even
 # for one enormous line. Real records are far smaller; a final answer of 16 MiB is not one.

@@ -4,6 +4,7 @@ and fence comments) and `<example>` dialogues, which are not spawn sites."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from spawnlint.parse.text import CODE_SPAN, HEADING_IN_TEXT, RawSite, Structure, previous_nonblank
 
@@ -52,9 +53,9 @@ def is_counter_example(structure: Structure, site: RawSite) -> bool:
     """A spawn shown as wrong: under a heading or lead line marked WRONG / Bad / ❌ / Don't...
     "Never"/"Don't" leads often introduce the *right* way too, so they mark only named spawns."""
     named = any(p.key == "name" for p in site.params)
-    own = structure.lines[site.line]
+    first_emoji, trailing = _line_marks(structure.lines[site.line])
     # A ❌ before the call marks it (`❌ Task(...)`); one inside its prompt does not.
-    if _COUNTER_EMOJI.search(own[: site.column - 1]) or _TRAILING_COUNTER.search(own):
+    if first_emoji < site.column - 1 or trailing:
         return True
     heading, *leads = _context_lines(structure, site)[1:] or [""]
     if heading and _COUNTER_EMOJI.search(heading):
@@ -71,6 +72,14 @@ def is_counter_example(structure: Structure, site: RawSite) -> bool:
         if named or re.sub(r"\s+", " ", word) not in _WEAK_WORDS:
             return True
     return False
+
+
+@lru_cache(maxsize=16)
+def _line_marks(line: str) -> tuple[int, bool]:
+    """Where the line's first ❌ is (its length when none) and whether it ends in a counter
+    comment: searched once a line, not once per spawn on it (a line of thousands of calls)."""
+    emoji = _COUNTER_EMOJI.search(line)
+    return (emoji.start() if emoji else len(line)), bool(_TRAILING_COUNTER.search(line))
 
 
 def _context_lines(structure: Structure, site: RawSite) -> list[str]:

@@ -26,7 +26,7 @@ from spawnlint.parse.frontmatter import parse_tool_list
 from spawnlint.parse.markdown import analyse
 from spawnlint.parse.send_message import mentions_send_message_tool
 from spawnlint.parse.spans import with_removals
-from spawnlint.parse.spawn_syntax import classify, is_absent, split_lines
+from spawnlint.parse.spawn_syntax import TooComplex, classify, is_absent, split_lines
 
 # libcst's native parser kills the process at about 1,500 nested brackets: refuse far sooner.
 MAX_NESTING = 200
@@ -62,14 +62,18 @@ def parse_python(path: str, text: str, callables: Sequence[str]) -> ParsedFile:
         return _problem(path, why)
     try:
         module = cst.parse_module(text)
-        wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-        collector = _Collector(path, tuple(callables))
-        wrapper.visit(collector)
     except cst.ParserSyntaxError as exc:
         message = str(exc).splitlines()[0] if str(exc) else "invalid syntax"
         return _problem(path, f"Python syntax error on line {exc.raw_line} ({message}); not checked")
     except Exception as exc:  # noqa: BLE001 - libcst raises its own kinds (CSTValidationError...)
         return _problem(path, f"Python file cannot be parsed ({type(exc).__name__}); not checked")
+    # Past libcst's parser, a failure is ours: the engine reports it as SL000 with its traceback.
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    collector = _Collector(path, tuple(callables))
+    try:
+        wrapper.visit(collector)
+    except TooComplex as exc:
+        return _problem(path, str(exc))
     from spawnlint.parse import suppressions
 
     lines = split_lines(text)

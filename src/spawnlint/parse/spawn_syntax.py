@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import accumulate
 
 from spawnlint.model import ValueKind
 
@@ -25,6 +27,31 @@ PARAM_KEYS = frozenset(
 )
 _MAX_SCAN = 40_000  # a call or object longer than this is not a spawn we can read
 _MAX_LOOK_BACK = 4_000  # how far before a `subagent_type` key its object may open
+# Each unclosed `Agent(` scans up to _MAX_SCAN characters: a file of them (a 60 KB line took
+# 20 s) would hang a hook. Scanning is capped at this many characters per character of text.
+_SCAN_PER_CHAR = 8
+
+
+class TooComplex(ValueError):
+    """The text would take too long to search for calls and objects; it is not checked."""
+
+
+@dataclass
+class _Budget:
+    left: int
+
+    def spend(self, scanned: int) -> None:
+        self.left -= scanned
+        if self.left < 0:
+            raise TooComplex(
+                "file has too many unclosed `Agent(`/`Task(` calls or `subagent_type` objects to search"
+                " in reasonable time; not checked"
+            )
+
+
+def _budget(text: str) -> _Budget:
+    return _Budget(_SCAN_PER_CHAR * len(text) + _MAX_SCAN + _MAX_LOOK_BACK)
+
 
 _CALL = re.compile(r"(?<![\w.$])(?<!new )(?<!def )(?<!class )(?<!function )(Agent|Task)\s*\(")
 _OBJECT_KEY = re.compile(r"""(?<![\w$])(["']?)subagent_type\1\s*:""")
@@ -245,6 +272,11 @@ def _skip_string(text: str, i: int) -> int:
 
 def matching_close(text: str, open_at: int) -> int:
     """Offset of the bracket closing the one at `open_at`, or -1."""
+    return _scan_close(text, open_at)[0]
+
+
+def _scan_close(text: str, open_at: int) -> tuple[int, int]:
+    """(offset of the closing bracket or -1, how many characters were scanned)."""
     pairs = {"(": ")", "[": "]", "{": "}"}
     stack = [pairs[text[open_at]]]
     i = open_at + 1
@@ -259,14 +291,14 @@ def matching_close(text: str, open_at: int) -> int:
             stack.append(pairs[ch])
         elif ch in ")]}":
             if ch != stack[-1]:
-                return -1
+                return -1, i - open_at
             stack.pop()
             if not stack:
-                return i
+                return i, i - open_at
         if ch in ",\n([{":
             seg_start = i + 1
         i += 1
-    return -1
+    return -1, i - open_at
 
 
 def is_spawn_params(params: list[RawParam] | tuple[RawParam, ...]) -> bool:
@@ -277,11 +309,13 @@ def is_spawn_params(params: list[RawParam] | tuple[RawParam, ...]) -> bool:
 def find_calls(text: str) -> list[Match]:
     """`Agent(...)` / `Task(...)` calls whose arguments make them a spawn."""
     found: list[Match] = []
+    budget = _budget(text)
     for m in _CALL.finditer(text):
         if found and m.start() < found[-1].end:
             continue
         open_at = m.end() - 1
-        close = matching_close(text, open_at)
+        close, scanned = _scan_close(text, open_at)
+        budget.spend(scanned)
         if close < 0:
             continue
         inner_start, inner = open_at + 1, text[open_at + 1 : close]
@@ -316,13 +350,17 @@ def _positional_spawn(text: str, inner_start: int, inner: str, close: int) -> Ra
 def find_objects(text: str, covered: list[tuple[int, int]]) -> list[Match]:
     """Objects (JSON, JS, Python dicts) with a `subagent_type` key, outside `covered`."""
     found: list[Match] = []
+    budget = _budget(text)
+    inside = _span_test(covered)
     for m in _OBJECT_KEY.finditer(text):
-        if _inside(m.start(), covered) or (found and m.start() < found[-1].end):
+        if inside(m.start()) or (found and m.start() < found[-1].end):
             continue
         open_at = _enclosing_brace(text, m.start())
+        budget.spend(m.start() - open_at if open_at >= 0 else min(m.start(), _MAX_LOOK_BACK))
         if open_at < 0:
             continue
-        close = matching_close(text, open_at)
+        close, scanned = _scan_close(text, open_at)
+        budget.spend(scanned)
         if close < m.start():
             continue
         params = split_params(text[open_at + 1 : close], open_at + 1)
@@ -350,5 +388,15 @@ def _tool_of_enclosing(text: str, open_at: int) -> str | None:
     return m.group(1) if m else None
 
 
-def _inside(offset: int, spans: list[tuple[int, int]]) -> bool:
-    return any(a <= offset < b for a, b in spans)
+def _span_test(spans: list[tuple[int, int]]) -> Callable[[int], bool]:
+    """A test for "offset lies in one of the spans" in log time (a file of thousands of calls
+    made the linear test quadratic)."""
+    ordered = sorted(spans)
+    starts = [a for a, _ in ordered]
+    reach = list(accumulate((b for _, b in ordered), max))  # furthest end among spans so far
+
+    def inside(offset: int) -> bool:
+        i = bisect_right(starts, offset) - 1
+        return i >= 0 and reach[i] > offset
+
+    return inside

@@ -5,16 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from spawnlint.model import Diagnostic, Severity
+from spawnlint.report.safe import escape_controls, log_text
 
 
 def printable(text: str) -> str:
     """Project text on a terminal: one line, and no control characters (an escape sequence in
-    an agent's name must not repaint the screen)."""
-    return escape_controls(" ".join(text.split()))
-
-
-def escape_controls(text: str) -> str:
-    return "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" for ch in text)
+    an agent's name must not repaint the screen; a newline in a path must not start a line)."""
+    return escape_controls(text)
 
 
 def line(d: Diagnostic) -> str:
@@ -38,4 +35,4 @@ def _count(n: int, noun: str) -> str:
 
 
 def render(diagnostics: Sequence[Diagnostic], root: str) -> str:
-    return "".join(line(d) + "\n" for d in diagnostics) + summary(diagnostics) + "\n"
+    return log_text("".join(line(d) + "\n" for d in diagnostics)) + summary(diagnostics) + "\n"

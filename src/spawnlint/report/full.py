@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from spawnlint.model import Diagnostic
-from spawnlint.report.concise import escape_controls, line, printable, summary
+from spawnlint.report.concise import line, printable, summary
+from spawnlint.report.safe import escape_controls, log_text
 from spawnlint.source_lines import SourceLines
 
 
@@ -23,4 +24,4 @@ def render(diagnostics: Sequence[Diagnostic], root: str) -> str:
         for r in d.related:
             out.append(f"  = related: {printable(r.path)}:{r.line}: {printable(r.message)}")
         out.append("")
-    return "\n".join(out) + summary(diagnostics) + "\n"
+    return log_text("\n".join(out)) + summary(diagnostics) + "\n"

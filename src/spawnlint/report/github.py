@@ -7,9 +7,12 @@ from collections.abc import Sequence
 
 from spawnlint.model import Diagnostic, Severity
 from spawnlint.report.concise import summary
+from spawnlint.report.safe import escape_controls
 
 
 def _data(text: str) -> str:
+    # GitHub renders ANSI colours in logs: other control characters are shown escaped.
+    text = escape_controls(text, keep="\r\n").replace("##[", "##\\x5b")  # the legacy command form
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
 from spawnlint.model import Diagnostic
+from spawnlint.report.safe import json_text
 from spawnlint.rules import BY_CODE
 
 
@@ -24,4 +24,4 @@ def as_dict(d: Diagnostic) -> dict[str, Any]:
 
 
 def render(diagnostics: Sequence[Diagnostic], root: str) -> str:
-    return json.dumps([as_dict(d) for d in diagnostics], indent=2, ensure_ascii=False) + "\n"
+    return json_text([as_dict(d) for d in diagnostics])

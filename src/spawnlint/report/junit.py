@@ -8,12 +8,14 @@ from collections.abc import Sequence
 from xml.sax.saxutils import escape, quoteattr
 
 from spawnlint.model import Diagnostic, Severity
-from spawnlint.report.concise import escape_controls
+from spawnlint.report.safe import escape_controls
 from spawnlint.rules import RULES
 
 
 def _text(text: str) -> str:
-    return escape(escape_controls(text).replace("\\x0a", "\n"))
+    # XML 1.0 cannot hold most control characters at all, even as references; and a newline from
+    # a path could start a CI log line with `::command::`.
+    return escape(escape_controls(text))
 
 
 def _attr(text: str) -> str:
@@ -38,7 +40,8 @@ def render(diagnostics: Sequence[Diagnostic], root: str) -> str:
             + "\n  </testsuite>"
         )
     head = f'<testsuites name="spawnlint" tests="{total}" failures="{failures}" errors="0">'
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + head + "\n" + "\n".join(suites) + "\n</testsuites>\n"
+    text = '<?xml version="1.0" encoding="UTF-8"?>\n' + head + "\n" + "\n".join(suites) + "\n</testsuites>\n"
+    return text.replace("##[", "##&#91;")  # a CI log must not run a legacy `##[command]`
 
 
 def _case(d: Diagnostic) -> str:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
 from spawnlint import RULE_PAGES_URL, __version__
 from spawnlint.model import Diagnostic, Severity
 from spawnlint.pages import page_for
+from spawnlint.report.safe import json_text
 from spawnlint.rules import CODES, RULES, Rule
 
 
@@ -71,4 +71,4 @@ def render(diagnostics: Sequence[Diagnostic], root: str) -> str:
             }
         ],
     }
-    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+    return json_text(log)

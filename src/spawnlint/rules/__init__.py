@@ -29,6 +29,13 @@ class Rule:
 
 RULES: tuple[Rule, ...] = (
     Rule(
+        "SL000",
+        "internal-error",
+        Severity.ERROR,
+        files.internal_error,
+        "spawnlint failed on a file (a bug of its own, or the Python parser crashed or timed out)",
+    ),
+    Rule(
         "SL001",
         "unparsable-frontmatter",
         Severity.ERROR,

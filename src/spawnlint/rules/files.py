@@ -1,10 +1,14 @@
-"""SL001 unparsable-frontmatter, SL002 unreadable-file, SL003 duplicate-agent."""
+"""SL000 internal-error, SL001 unparsable-frontmatter, SL002 unreadable-file, SL003 duplicate-agent."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 from spawnlint.model import Finding, Location, Project
+
+
+def internal_error(project: Project) -> Iterator[Finding]:
+    yield from (p.finding for p in project.problems if p.code == "SL000")
 
 
 def unparsable_frontmatter(project: Project) -> Iterator[Finding]:

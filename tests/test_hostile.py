@@ -1,0 +1,213 @@
+"""A project written to hurt the linter (SPEC §7, in one place): it is checked quickly, with a
+valid report, without running anything, reading outside the project or writing raw control
+characters; and every output format escapes hostile project text."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, run_cli, write_project
+from spawnlint.report import FORMATS
+
+HOSTILE_TEXT = "\x1b[31m\r\n::error::x\x07\x9b"
+ONE_LINE = "\x1b[31m\x07\x9b\x1b]0;t\x07"  # what a quoted value can hold
+RAW_CONTROLS = (
+    {chr(c) for c in range(0x20) if chr(c) not in "\n\t"} | {chr(0x7F)} | {chr(c) for c in range(0x80, 0xA0)}
+)
+
+
+NAMED = 'Agent(subagent_type: "critic", name: "c1", prompt: "p")\n'
+
+
+def _alias_bomb() -> str:
+    levels = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for i in range(1, 10):
+        prev, name = chr(96 + i), chr(97 + i)
+        levels.append(f"{name}: &{name} [" + ", ".join([f"*{prev}"] * 9) + "]")
+    return "---\nname: bomb\n" + "\n".join(levels) + "\ntools: *j\ndescription: *j\n---\nBody.\n"
+
+
+def _hostile_project(root: Path, marker: Path) -> Path:
+    write_project(
+        root,
+        {
+            "agents/critic.md": "---\nname: critic\ndescription: d\ntools: Read\n---\nReview.\n",
+            "agents/bomb.md": _alias_bomb(),
+            "agents/tag.md": f'---\nname: tag\ndescription: !!python/object/apply:os.system ["touch {marker}"]\n'
+            "---\nx\n",
+            "commands/huge.md": "x" * (10 * 1024 * 1024),
+            "commands/long-line.md": "Agent(" + "y" * (5 * 1024 * 1024) + "\n",
+            "commands/quotes.md": "> " * 5000 + "Agent(subagent_type: critic, prompt: p)\n",
+            "commands/lists.md": "- " * 3000 + "y\n" + "(" * 3000 + "\n",
+            "tools/deep.py": "subagent_type = " + "(" * 3000 + "1" + ")" * 3000 + "\n",
+            "commands/nul.md": b"Agent(\x00subagent_type: critic)\n",
+            "commands/unclosed.md": "Agent(subagent_type: x name: y " * 20_000,
+            "commands/escapes.md": '# R\n\nAgent(subagent_type: "crit\x1b[31mic\x07\x9b", name: "n\x1b]0;x\x07",'
+            f' prompt: "p")\n\n{HOSTILE_TEXT}\n',
+            ".claude-plugin/marketplace.json": json.dumps(
+                {
+                    "name": "m",
+                    "plugins": [{"name": "up", "source": "../../etc"}, {"name": "abs", "source": "/etc"}],
+                },
+                indent=2,
+            ),
+            ".claude-plugin/plugin.json": json.dumps(
+                {"name": "p", "agents": ["/etc/passwd", "../../etc/x.md"]}
+            ),
+        },
+    )
+    (root / "commands" / "loop.md").symlink_to(root / "commands" / "loop.md")
+    (root / "commands" / "passwd.md").symlink_to("/etc/passwd")
+    (root / "agents" / "etc").symlink_to("/etc")
+    os.mkfifo(root / "commands" / "pipe.md")  # opening one blocks until a writer comes
+    (root / "commands" / os.fsdecode(b"caf\xe9.md")).write_text(NAMED)  # a latin-1 file name
+    (root / "plugins" / "x" / ".claude-plugin").mkdir(parents=True)
+    os.mkfifo(root / "plugins" / "x" / ".claude-plugin" / "plugin.json")
+    return root
+
+
+def test_hostile_project_is_checked_quickly_and_safely(tmp_path: Path) -> None:
+    marker = tmp_path / "pwned"
+    root = _hostile_project(tmp_path / "hostile", marker)
+    started = time.monotonic()
+    proc = subprocess.run(
+        [sys.executable, "-m", "spawnlint", "check", "--root", str(root), "--output-format", "json"],
+        capture_output=True,
+        timeout=120,
+        cwd=REPO,
+    )
+    elapsed = time.monotonic() - started
+    assert proc.returncode in (0, 1), proc.stderr
+    assert elapsed < 60, f"took {elapsed:.1f} s"
+    assert b"Traceback" not in proc.stderr
+    assert not marker.exists(), "a YAML tag ran a command"
+    out = proc.stdout.decode("utf-8")
+    assert not RAW_CONTROLS & set(out)
+    assert "root:" not in out
+    found = {(d["path"], d["code"]) for d in json.loads(out)}
+    assert found >= {
+        ("agents/tag.md", "SL001"),
+        ("commands/huge.md", "SL002"),
+        ("commands/long-line.md", "SL002"),
+        ("commands/nul.md", "SL002"),
+        ("commands/unclosed.md", "SL002"),
+        ("commands/loop.md", "SL002"),
+        ("commands/pipe.md", "SL002"),
+        ("commands/passwd.md", "SL002"),
+        ("agents/etc", "SL002"),
+        ("tools/deep.py", "SL002"),
+        (".claude-plugin/marketplace.json", "SL002"),
+        (".claude-plugin/plugin.json", "SL002"),
+        ("commands/escapes.md", "SL301"),
+        ("commands/caf\udce9.md", "SL101"),
+    }
+    refused = sorted(
+        (d["line"], d["message"]) for d in json.loads(out) if d["path"] == ".claude-plugin/marketplace.json"
+    )
+    assert [line for line, _ in refused] == [6, 10]  # each on the line that names its source
+
+    for fmt in ("concise", "full"):  # full shows source lines: never those of /etc/passwd
+        shown = subprocess.run(
+            [sys.executable, "-m", "spawnlint", "check", "--root", str(root), "--output-format", fmt],
+            capture_output=True,
+            timeout=120,
+            cwd=REPO,
+        )
+        assert shown.returncode in (0, 1), shown.stderr
+        text = shown.stdout.decode("utf-8") + shown.stderr.decode("utf-8")
+        assert not RAW_CONTROLS & set(text) and "root:" not in text and "Traceback" not in text
+
+
+@pytest.mark.slow  # ~20 s: 15 MB of text through every recogniser
+def test_long_line_and_huge_file_under_a_raised_cap(tmp_path: Path) -> None:
+    root = write_project(
+        tmp_path / "p",
+        {
+            "pyproject.toml": "[tool.spawnlint]\nmax-file-size = 12000000\n",
+            "commands/huge.md": "x" * (10 * 1024 * 1024),
+            "commands/long-line.md": "Agent(" + "y" * (5 * 1024 * 1024) + "\n",
+        },
+    )
+    started = time.monotonic()
+    run = run_cli("check", "--root", str(root), "--output-format", "json")
+    assert run.code == 0 and json.loads(run.out) == []
+    assert time.monotonic() - started < 60
+
+
+@pytest.fixture
+def escaping_project(tmp_path: Path) -> Path:
+    return write_project(
+        tmp_path / "esc",
+        {
+            "agents/critic.md": "---\nname: critic\ndescription: d\ntools: Read\n---\nReview.\n",
+            "commands/run.md": f'# R\n\nAgent(subagent_type: "critic", name: "c{ONE_LINE}", prompt: "p")\n',
+            f"commands/odd{HOSTILE_TEXT}.md": 'Agent(subagent_type: "critic", name: "c1", prompt: "p")\n',
+            # GitHub Actions reads `::command::` at a line's start, and `##[command]` anywhere
+            " ::warning::start.md": 'Agent(subagent_type: "critic", name: "c2", prompt: "p")\n',
+            "commands/legacy.md": 'Agent(subagent_type: "critic", name: "##[error]legacy", prompt: "p")\n',
+        },
+    )
+
+
+def _workflow_commands(out: str) -> list[str]:
+    return [line for line in out.splitlines() if line.lstrip().startswith("::") or "##[" in line]
+
+
+@pytest.mark.skipif(sys.platform == "darwin", reason="the file name holds a newline")
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+def test_every_format_escapes_project_text(
+    fmt: str, escaping_project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    run = run_cli("check", "--root", str(escaping_project), "--output-format", fmt)
+    assert run.code == 1, run.err
+    assert not RAW_CONTROLS & set(run.out), sorted(RAW_CONTROLS & set(run.out))
+    commands = _workflow_commands(run.out)
+    if fmt == "github":  # one command per finding, each its own, nothing more
+        assert len(commands) == len(run.out.splitlines()) - 1
+        assert all(
+            re.match(r"::(error|warning) file=[^:]*,line=\d+,col=\d+,title=SL\d+::", c) for c in commands
+        )
+        assert not any("##[" in c for c in commands)
+    else:
+        assert commands == []
+    if fmt in ("json", "sarif"):
+        data = json.loads(run.out)
+        texts = json.dumps(data, ensure_ascii=False)
+        assert HOSTILE_TEXT in texts or "\\u001b" in texts  # the value itself survives, escaped
+    if fmt == "json":
+        messages = [d["message"] for d in json.loads(run.out)]
+        assert any(ONE_LINE in m for m in messages) and any(HOSTILE_TEXT in m for m in messages)
+        assert any("##[error]legacy" in m for m in messages)  # the value reads back unchanged
+    if fmt == "junit":
+        ET.fromstring(run.out)
+
+
+@pytest.mark.skipif(sys.platform == "darwin", reason="the file name holds a newline")
+@pytest.mark.parametrize("fmt", ["markdown", "json"])
+def test_audit_escapes_project_text(fmt: str, escaping_project: Path) -> None:
+    run = run_cli("audit", str(escaping_project), "--output-format", fmt)
+    assert run.code == 0, run.err
+    assert not RAW_CONTROLS & set(run.out)
+    assert _workflow_commands(run.out) == []
+    if fmt == "json":
+        assert any(ONE_LINE in (s["name"] or "") for s in json.loads(run.out)["spawn_sites"])
+
+
+def test_no_shell_or_network_module_is_used_by_parsing() -> None:
+    """Nothing spawnlint does executes project code: the only subprocess is `git ls-files`."""
+    src = (REPO / "src" / "spawnlint").rglob("*.py")
+    users = sorted(
+        p.name for p in src if "subprocess" in p.read_text("utf-8") or "os.system" in p.read_text("utf-8")
+    )
+    assert users == ["discover.py"] or set(users) <= {"discover.py", "guard.py"}, users
+    assert os.sep  # keeps the import honest on every platform
