@@ -540,3 +540,20 @@ def test_list_item_keys(project: Make, before: str, after: str) -> None:
     run = run_cli("check", "--root", str(root), "--fix")
     assert (root / "references/spawn.md").read_text("utf-8") == after
     assert [line.split(" ")[1] for line in run.lines] == ([] if before != after else ["SL101"])
+
+
+def test_diff_shows_project_text_without_raw_control_characters(project: Make) -> None:
+    root = project(
+        {
+            "agents/critic.md": CRITIC,
+            "commands/x.md": (
+                "# X\n\n"
+                f"{RULE}\n\n"
+                'Agent(subagent_type: "critic", name: "c1", prompt: "a\x1b[2Jb\tc ##[error]d")\r\n'
+            ),
+        }
+    )
+    run = run_cli("check", "--root", str(root), "--diff")
+    assert run.code == 1 and '-Agent(subagent_type: "critic", name: "c1"' in run.out
+    assert "\x1b" not in run.out and "\\x1b[2Jb\tc" in run.out and "##[" not in run.out
+    assert run.out.count("\r\n") == 2  # the fixed line keeps its CRLF, before and after

@@ -20,7 +20,7 @@ from spawnlint.model import Diagnostic, Project, Severity
 from spawnlint.report import FORMATS
 from spawnlint.report.colour import colourise, without_summary
 from spawnlint.report.concise import printable
-from spawnlint.report.safe import escape_controls, log_text
+from spawnlint.report.safe import display_lines, escape_controls, log_text
 from spawnlint.rules import BY_CODE, CODES, RULES
 from spawnlint.source_lines import SourceLines
 from spawnlint.suppress import Filters, apply, baseline_json, load_baseline
@@ -334,7 +334,7 @@ def _diff(root: Path, settings: Settings, filters: Filters, unsafe: bool) -> int
     found = apply(result.diagnostics, result.project, filters, SourceLines(root))
     changes = plan(root, found, result.project, unsafe)
     for change in changes:
-        sys.stdout.write(unified_diff(change))
+        sys.stdout.write(display_lines(unified_diff(change)))
     print(f"would fix {_counted(changes)}", file=sys.stderr)
     return 1 if changes else 0
 

@@ -52,3 +52,17 @@ def _json_escape(match: re.Match[str]) -> str:
     if ch.isprintable():
         return ch
     return json.dumps(ch)[1:-1]  # ASCII-only: \u007f, \u009b, a surrogate pair above U+FFFF
+
+
+_LINE_END = re.compile(r"(\r\n|\n|\r)$")
+
+
+def display_lines(text: str) -> str:
+    """Multi-line project text shown as it is (a diff of a file): tabs and each line's own ending
+    kept, every other control character escaped, and no line a CI runner would read as a command."""
+    out = []
+    for line in text.splitlines(keepends=True):
+        ending = _LINE_END.search(line)
+        body = line[: ending.start()] if ending else line
+        out.append(escape_controls(body, keep="\t") + (ending.group() if ending else ""))
+    return log_text("".join(out))
