@@ -320,3 +320,12 @@ def test_colour_only_when_asked_or_on_a_terminal(project: Make) -> None:
     assert "\x1b[" in _spawnlint(root, env={"FORCE_COLOR": "1"})
     assert "\x1b[" not in _spawnlint(root, env={"FORCE_COLOR": "1", "NO_COLOR": "1"})
     assert "\x1b[" not in _spawnlint(root, "--output-format", "json", "--color", "always", env={})
+
+
+def test_a_configuration_symlinked_from_outside_is_not_read(project: Make, tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere.toml"
+    outside.write_text('ignore = ["SL1"]\n')
+    root = project(PLUGIN)
+    (root / ".spawnlint.toml").symlink_to(outside)
+    assert "(none: the defaults)" in run_cli("check", "--root", str(root), "--show-settings").out
+    assert run_cli("check", "--root", str(root)).code == 1

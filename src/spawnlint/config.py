@@ -95,12 +95,19 @@ def _nearest(root: Path, start: Path) -> tuple[Path, dict[str, Any]] | None:
         folder = root
     while True:
         for name in _CONFIG_FILES:
+            if not _inside(folder / name, root):
+                continue  # a symlink out of the project is not the project's configuration
             found = _read(folder / name)
             if found is not None:
                 return found
         if folder == root or folder.parent == folder:
             return None
         folder = folder.parent
+
+
+def _inside(path: Path, root: Path) -> bool:
+    real = path.resolve()
+    return real == root or root in real.parents
 
 
 def _read(path: Path, explicit: bool = False) -> tuple[Path, dict[str, Any]] | None:
