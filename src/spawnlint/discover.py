@@ -8,6 +8,7 @@ import os
 import posixpath
 import re
 import subprocess
+from collections.abc import Collection
 from dataclasses import dataclass
 from fnmatch import fnmatch
 from pathlib import Path
@@ -79,7 +80,7 @@ def discover(root: Path, exclude: tuple[str, ...] = ()) -> Discovery:
     ]
     plugins = _plugins(root, paths, problems)
     # A SKILL.md inside an agents/ tree is an agent written as a folder, not a skill.
-    skill_dirs = sorted(
+    skill_dirs = frozenset(
         {
             posixpath.dirname(p)
             for p in paths
@@ -161,7 +162,7 @@ def _unreadable(path: str, why: str, line: int = 1) -> Problem:
     return Problem("SL002", Finding(path, line, 1, why))
 
 
-def _kind(path: str, skill_dirs: list[str], plugin: Plugin) -> FileKind | None:
+def _kind(path: str, skill_dirs: Collection[str], plugin: Plugin) -> FileKind | None:
     base = posixpath.basename(path)
     stem = base.lower()
     if stem.endswith(".py"):
@@ -193,12 +194,11 @@ def _in_plugin_folder(path: str, plugin: Plugin, folder: str) -> bool:
     return plugin.root == "" and folder in parts and not _NOT_LOADED_DIRS & set(parts)
 
 
-def _skill_dir_of(path: str, skill_dirs: list[str]) -> str | None:
-    holding = [d for d in skill_dirs if d == "" or path.startswith(d + "/")]
-    return max(holding, key=len) if holding else None
+def _skill_dir_of(path: str, skill_dirs: Collection[str]) -> str | None:
+    return _innermost(path, skill_dirs)
 
 
-def _unit_of(path: str, kind: FileKind, skill_dirs: list[str]) -> str | None:
+def _unit_of(path: str, kind: FileKind, skill_dirs: Collection[str]) -> str | None:
     if kind is FileKind.SKILL:
         return _skill_dir_of(path, skill_dirs)
     if kind is FileKind.COMMAND:
@@ -301,5 +301,20 @@ def _line_of(root: Path, path: str, needle: str) -> int:
 
 def _plugin_of(path: str, plugins: list[Plugin]) -> Plugin:
     """The innermost plugin holding the file (plugins[0] is the project itself)."""
-    holding = [p for p in plugins if p.root == "" or path.startswith(p.root + "/")]
-    return max(holding, key=lambda p: len(p.root)) if holding else plugins[0]
+    by_root: dict[str, Plugin] = {}
+    for plugin in plugins:
+        by_root.setdefault(plugin.root, plugin)
+    root = _innermost(path, by_root)
+    return by_root[root] if root is not None else plugins[0]
+
+
+def _innermost(path: str, folders: Collection[str]) -> str | None:
+    """The deepest of `folders` ("" is the top) that holds `path`: one look-up per parent
+    folder, so discovery stays linear in the number of files however many plugins there are."""
+    folder = posixpath.dirname(path)
+    while True:
+        if folder in folders:
+            return folder
+        if not folder:
+            return None
+        folder = posixpath.dirname(folder)
