@@ -43,6 +43,12 @@ def write_project(root: Path, files: dict[str, str | bytes]) -> Path:
     return root
 
 
+@pytest.fixture(autouse=True)
+def _cache_in_tmp(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests never write the parse cache into the user's home."""
+    monkeypatch.setenv("SPAWNLINT_CACHE_DIR", str(tmp_path_factory.mktemp("spawnlint-cache")))
+
+
 @pytest.fixture
 def project(tmp_path: Path) -> Callable[[dict[str, str | bytes]], Path]:
     def make(files: dict[str, str | bytes]) -> Path:

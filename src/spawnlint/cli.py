@@ -36,6 +36,7 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when findings fail")
     check.add_argument("--statistics", action="store_true", help="print a count per rule instead")
     check.add_argument("--baseline", type=Path, help="a JSON report of findings to accept")
+    check.add_argument("--no-cache", action="store_true", help="parse every file afresh, without the cache")
 
     audit = verbs.add_parser("audit", help="a one-off report of the project's agents, spawns and findings")
     audit.add_argument(
@@ -132,7 +133,7 @@ def _check(args: argparse.Namespace) -> int:
     except (OSError, ValueError, KeyError, TypeError) as exc:
         print(f"spawnlint: --baseline {args.baseline}: cannot use it ({exc})", file=sys.stderr)
         return 2
-    result = lint(root, settings)
+    result = lint(root, settings, use_cache=not args.no_cache)
     diagnostics = apply(result.diagnostics, result.project, Filters(select, ignore, paths, baseline))
     fmt = args.output_format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "concise")
     if args.statistics:

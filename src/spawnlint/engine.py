@@ -11,10 +11,13 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
+from spawnlint.cache import ParseCache
 from spawnlint.config import Settings
 from spawnlint.discover import Discovery, SourceFile, discover
 from spawnlint.model import Diagnostic, FileKind, Finding, ParsedFile, Problem, Project, Severity
+from spawnlint.parallel import parse_markdown_many
 from spawnlint.parse import decode, parse_text, python_could_spawn
+from spawnlint.parse.prefilter import needs_full_parse
 from spawnlint.project import build_project
 from spawnlint.rules import RULES
 
@@ -25,24 +28,57 @@ class Result:
     diagnostics: tuple[Diagnostic, ...]
 
 
-def lint(root: Path, settings: Settings) -> Result:
+def lint(root: Path, settings: Settings, use_cache: bool = True) -> Result:
     discovery = discover(root, settings.exclude)
-    parsed = parse_all(discovery, settings)
+    cache = ParseCache.open(root, settings) if use_cache else None
+    parsed = parse_all(discovery, settings, cache)
+    if cache is not None:
+        cache.save()
     project = build_project(discovery, parsed, settings)
     return Result(project, run_rules(project, settings))
 
 
-def parse_all(discovery: Discovery, settings: Settings) -> dict[str, ParsedFile]:
+def parse_all(
+    discovery: Discovery, settings: Settings, cache: ParseCache | None = None
+) -> dict[str, ParsedFile]:
+    """Every file's parse: from the cache when its bytes are known, else parsed (markdown that
+    passes the prefilter in a process pool when there is much of it, Python in isolation)."""
     parsed: dict[str, ParsedFile] = {}
+    full: list[tuple[SourceFile, str]] = []
     python: list[tuple[str, str]] = []
+    keys: dict[str, str] = {}
     for source in discovery.files:
-        result = parse_source(discovery.root, source, settings)
-        if isinstance(result, str):
+        data = read_source(discovery.root, source, settings)
+        if isinstance(data, ParsedFile):
+            parsed[source.path] = data
+            continue
+        if cache is not None:
+            keys[source.path] = cache.key(source, data)
+            hit = cache.get(keys[source.path], source.path)
+            if hit is not None:
+                parsed[source.path] = hit
+                continue
+        result = parse_data(source, data, settings, defer_full=True)
+        if isinstance(result, ParsedFile):
+            _fresh(parsed, result, cache, keys)
+        elif isinstance(result, str) and source.kind is FileKind.PYTHON:
             python.append((source.path, result))
-        elif result is not None:
-            parsed[source.path] = result
-    parsed.update(parse_python_isolated(python, settings.spawn_callables))
+        elif isinstance(result, str):
+            full.append((source, result))
+    for result in [
+        *parse_markdown_many(full).values(),
+        *parse_python_isolated(python, settings.spawn_callables).values(),
+    ]:
+        _fresh(parsed, result, cache, keys)
     return dict(sorted(parsed.items()))
+
+
+def _fresh(
+    parsed: dict[str, ParsedFile], result: ParsedFile, cache: ParseCache | None, keys: dict[str, str]
+) -> None:
+    parsed[result.path] = result
+    if cache is not None:
+        cache.put(keys[result.path], result)
 
 
 def parse_python_isolated(jobs: list[tuple[str, str]], callables: tuple[str, ...]) -> dict[str, ParsedFile]:
@@ -94,6 +130,12 @@ def _discard(pool: ProcessPoolExecutor) -> None:
 
 def parse_source(root: Path, source: SourceFile, settings: Settings) -> ParsedFile | str | None:
     """The parsed file; for a Python file that could spawn, its text (parsed in isolation)."""
+    data = read_source(root, source, settings)
+    return data if isinstance(data, ParsedFile) else parse_data(source, data, settings)
+
+
+def read_source(root: Path, source: SourceFile, settings: Settings) -> bytes | ParsedFile:
+    """The file's bytes, or its SL002 when it cannot be read."""
     try:
         status = os.stat(root / source.path)
         if not stat.S_ISREG(status.st_mode):
@@ -102,17 +144,31 @@ def parse_source(root: Path, source: SourceFile, settings: Settings) -> ParsedFi
             why = f"is {status.st_size} bytes, over the {settings.max_file_bytes}-byte cap; not checked"
             return _unreadable(source, why)
         with open(root / source.path, "rb") as handle:
-            data = handle.read(settings.max_file_bytes + 1)
+            return handle.read(settings.max_file_bytes + 1)
     except OSError as exc:
         why = exc.strerror or type(exc).__name__
         return _unreadable(source, f"cannot be read ({why})")
+
+
+def parse_data(
+    source: SourceFile, data: bytes, settings: Settings, defer_full: bool = False
+) -> ParsedFile | str | None:
+    """The parsed file from its bytes; for a Python file that could spawn, its text. With
+    `defer_full`, a markdown file that needs the full parse is returned as text too."""
     text, problem = decode(source.path, data, settings.max_file_bytes)
     if text is None:
         return ParsedFile(source.path, source.kind, problems=(problem,) if problem else ())
     if source.kind is FileKind.PYTHON:
         return text if python_could_spawn(text, settings.spawn_callables) else None
+    body = needs_full_parse(data, settings.no_name_rule.pattern is not None)
+    if body and defer_full:
+        return text
+    return parse_markdown(source, text, body)
+
+
+def parse_markdown(source: SourceFile, text: str, body: bool = True) -> ParsedFile:
     try:
-        return parse_text(source.path, text, source.kind)
+        return parse_text(source.path, text, source.kind, body)
     except (RecursionError, ValueError, IndexError, KeyError, TypeError, AttributeError) as exc:
         # A bug of ours must not cost the user the rest of the project: say so, go on.
         return _unreadable(

@@ -4,7 +4,7 @@ affect it. Bad input becomes a problem (SL001/SL002) on the parsed file, never a
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from spawnlint.model import (
     AgentRecord,
@@ -20,6 +20,9 @@ from spawnlint.model import (
 )
 from spawnlint.parse.frontmatter import Frontmatter, parse_tool_list, split_frontmatter
 from spawnlint.parse.spawn_syntax import as_written, classify, split_lines
+
+if TYPE_CHECKING:
+    from spawnlint.parse.markdown import MarkdownFacts
 
 _SUPPRESS_MD = re.compile(r"<!--\s*spawnlint:\s*(ignore-file|ignore)(?:\[([^\]]*)\])?\s*-->")
 _SUPPRESS_HASH = re.compile(r"#\s*spawnlint:\s*(ignore-file|ignore)(?:\[([^\]]*)\])?")
@@ -55,9 +58,9 @@ def decode(path: str, data: bytes, max_bytes: int) -> tuple[str | None, Problem 
     return text, None
 
 
-def parse_text(path: str, text: str, kind: FileKind) -> ParsedFile:
-    from spawnlint.parse.markdown import analyse
-
+def parse_text(path: str, text: str, kind: FileKind, body: bool = True) -> ParsedFile:
+    """The facts of a markdown file; with `body` false (the prefilter found no word a spawn,
+    a report instruction or a rule sentence needs) only its frontmatter and suppressions."""
     lines = split_lines(text)
     frontmatter, body_start = split_frontmatter(lines)
     problems: list[Problem] = []
@@ -67,9 +70,10 @@ def parse_text(path: str, text: str, kind: FileKind) -> ParsedFile:
     read = frontmatter is not None and _frontmatter_is_read(path, kind, frontmatter)
     if frontmatter is not None and read:
         problems.extend(_frontmatter_problems(path, frontmatter))
-    facts = analyse(path, lines, body_start)
+    facts = _body_facts(path, lines, body_start) if body else None
     if frontmatter is not None and kind is FileKind.AGENT:
-        agent = _agent(path, frontmatter, facts.mentions_send_message, facts.report_lines, problems)
+        mentions, reports = (facts.mentions_send_message, facts.report_lines) if facts else (False, ())
+        agent = _agent(path, frontmatter, mentions, reports, problems)
     if frontmatter is not None and read and kind in (FileKind.COMMAND, FileKind.SKILL):
         unit_fm = UnitFrontmatter(
             _tools(path, frontmatter, ("disallowed-tools", "disallowedTools"), problems)
@@ -80,12 +84,18 @@ def parse_text(path: str, text: str, kind: FileKind) -> ParsedFile:
         kind=kind,
         agents=(agent,) if agent else (),
         unit_frontmatter=unit_fm,
-        sites=tuple(fork) + facts.sites,
-        sentences=facts.sentences,
-        sections=facts.sections,
+        sites=tuple(fork) + (facts.sites if facts else ()),
+        sentences=facts.sentences if facts else (),
+        sections=facts.sections if facts else (),
         suppressions=suppressions(lines, markdown=True, hash_comments_until=body_start),
         problems=tuple(problems),
     )
+
+
+def _body_facts(path: str, lines: list[str], body_start: int) -> MarkdownFacts:
+    from spawnlint.parse.markdown import analyse  # markdown-it, only for files that need it
+
+    return analyse(path, lines, body_start)
 
 
 def _frontmatter_is_read(path: str, kind: FileKind, frontmatter: Frontmatter) -> bool:
