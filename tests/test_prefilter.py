@@ -1,0 +1,94 @@
+"""The byte prefilter loses nothing: every markdown file of the repository that it lets skip the
+full parse yields no spawn, report instruction or rule sentence under the full parse, and every
+project gives the same findings and facts with and without it."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO
+from spawnlint import engine
+from spawnlint.config import load_settings
+from spawnlint.engine import lint
+from spawnlint.model import FileKind
+from spawnlint.parse import parse_text
+from spawnlint.parse.prefilter import needs_full_parse
+from spawnlint.parse.rule_sentence import is_rule_sentence
+
+MARKDOWN = sorted(
+    p
+    for folder in ("tests", "examples", "rules")
+    for p in (REPO / folder).rglob("*.md")
+    if ".venv" not in p.parts
+)
+PROJECTS = sorted(p.parent for p in (REPO / "tests" / "projects").glob("*/expected.txt")) + [
+    REPO / "examples" / "demo-plugin"
+]
+SNIPPETS = sorted(p for p in (REPO / "tests" / "corpus").glob("*.md") if p.name != "README.md")
+
+
+def test_the_corpus_exercises_both_paths() -> None:
+    skipped = [p for p in MARKDOWN if not needs_full_parse(p.read_bytes(), False)]
+    assert len(MARKDOWN) > 200 and 0 < len(skipped) < len(MARKDOWN)
+
+
+@pytest.mark.parametrize("path", MARKDOWN, ids=lambda p: str(p.relative_to(REPO)))
+@pytest.mark.parametrize("kind", [FileKind.COMMAND, FileKind.AGENT])
+def test_a_skipped_file_has_nothing_the_full_parse_would_find(path: Path, kind: FileKind) -> None:
+    data = path.read_bytes()
+    if needs_full_parse(data, custom_rule_pattern=False):
+        return
+    text = data.decode("utf-8-sig", errors="replace")
+    full = parse_text("x.md", text, kind)
+    cheap = parse_text("x.md", text, kind, body=False)
+    assert [s for s in full.sites if s.form != "F9"] == []
+    assert [s.text for s in full.sentences if is_rule_sentence(s.text, require_mechanism=False)] == []
+    assert full.agents == cheap.agents  # SendMessage mentions and report lines included
+    assert (full.unit_frontmatter, full.suppressions, full.problems) == (
+        cheap.unit_frontmatter,
+        cheap.suppressions,
+        cheap.problems,
+    )
+    assert full.sites == cheap.sites
+
+
+def test_a_custom_rule_pattern_turns_the_prefilter_off() -> None:
+    assert needs_full_parse(b"Keep names short.", custom_rule_pattern=True)
+    assert not needs_full_parse(b"Keep names short.", custom_rule_pattern=False)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Dispatch `codebase-recon` now.",
+        "Kick  off `x-y` now.",
+        "Spin\nup `x-y`.",
+        "Use SENDMESSAGE to report.",
+        "Run the **x** critic.",
+    ],
+)
+def test_words_that_start_a_spawn_pass(text: str) -> None:
+    assert needs_full_parse(text.encode(), custom_rule_pattern=False)
+
+
+def _facts(root: Path) -> tuple[object, ...]:
+    result = lint(root, load_settings(root), use_cache=False)
+    p = result.project
+    return result.diagnostics, p.spawns, p.agents, p.units, p.uncovered, p.problems
+
+
+@pytest.mark.parametrize("root", PROJECTS + SNIPPETS, ids=lambda p: p.stem)
+def test_same_results_with_and_without_the_prefilter(
+    root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if root.suffix == ".md":  # a corpus snippet, linted as a command of the corpus project
+        snippet, root = root, tmp_path / "p"
+        shutil.copytree(REPO / "tests" / "corpus" / "_project", root)
+        (root / "commands").mkdir(exist_ok=True)
+        shutil.copy(snippet, root / "commands" / snippet.name)
+    with_prefilter = _facts(root)
+    monkeypatch.setattr(engine, "needs_full_parse", lambda data, custom: True)
+    assert _facts(root) == with_prefilter
