@@ -8,7 +8,7 @@ import os
 import posixpath
 import re
 import subprocess
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from fnmatch import fnmatch
 from pathlib import Path
@@ -87,9 +87,12 @@ def discover(root: Path, exclude: tuple[str, ...] = ()) -> Discovery:
             if posixpath.basename(p) == "SKILL.md" and "agents" not in p.split("/")[:-1]
         }
     )
+    by_root: dict[str, Plugin] = {}
+    for plugin in plugins:
+        by_root.setdefault(plugin.root, plugin)
     files = []
     for path in paths:
-        plugin = _plugin_of(path, plugins)
+        plugin = _plugin_of(path, by_root)
         kind = _kind(path, skill_dirs, plugin)
         if kind is None:
             continue
@@ -104,8 +107,8 @@ def _list_files(root: Path, problems: list[Problem]) -> list[str]:
     real_root = os.path.realpath(root)
     kept = []
     for path in sorted(set(listed)):
-        full = root / path
-        if full.is_symlink():
+        full = os.path.join(root, path)
+        if os.path.islink(full):
             try:
                 target = os.path.realpath(full, strict=True)
             except (OSError, RuntimeError):
@@ -152,9 +155,9 @@ def _walk(root: Path) -> list[str]:
     found: list[str] = []
     for directory, dirnames, filenames in os.walk(root, followlinks=False):
         dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS)
-        rel = Path(directory).relative_to(root)
-        for name in filenames:
-            found.append((rel / name).as_posix())
+        rel = os.path.relpath(directory, root).replace(os.sep, "/")
+        prefix = "" if rel == "." else rel + "/"
+        found.extend(prefix + name for name in filenames)
     return found
 
 
@@ -299,13 +302,9 @@ def _line_of(root: Path, path: str, needle: str) -> int:
     return 1
 
 
-def _plugin_of(path: str, plugins: list[Plugin]) -> Plugin:
-    """The innermost plugin holding the file (plugins[0] is the project itself)."""
-    by_root: dict[str, Plugin] = {}
-    for plugin in plugins:
-        by_root.setdefault(plugin.root, plugin)
-    root = _innermost(path, by_root)
-    return by_root[root] if root is not None else plugins[0]
+def _plugin_of(path: str, by_root: Mapping[str, Plugin]) -> Plugin:
+    """The innermost plugin holding the file (the one at "" is the project itself)."""
+    return by_root[_innermost(path, by_root) or ""]
 
 
 def _innermost(path: str, folders: Collection[str]) -> str | None:
