@@ -8,16 +8,26 @@ import os
 import stat
 from concurrent.futures import ProcessPoolExecutor, TimeoutError
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from spawnlint.cache import ParseCache
 from spawnlint.config import Settings
 from spawnlint.discover import Discovery, SourceFile, discover
-from spawnlint.model import Diagnostic, FileKind, Finding, ParsedFile, Problem, Project, Severity
+from spawnlint.model import (
+    Diagnostic,
+    FileKind,
+    Finding,
+    ParsedFile,
+    Problem,
+    Project,
+    Severity,
+    Suppressions,
+)
 from spawnlint.parallel import parse_markdown_many
 from spawnlint.parse import decode, parse_text, python_could_spawn
 from spawnlint.parse.prefilter import needs_full_parse
+from spawnlint.parse.rule_sentence import is_rule_sentence
 from spawnlint.project import build_project
 from spawnlint.rules import RULES
 
@@ -66,7 +76,7 @@ def parse_all(
         elif isinstance(result, str):
             full.append((source, result))
     for result in [
-        *parse_markdown_many(full).values(),
+        *parse_markdown_many(full, settings.no_name_rule.pattern is not None).values(),
         *parse_python_isolated(python, settings.spawn_callables).values(),
     ]:
         _fresh(parsed, result, cache, keys)
@@ -160,20 +170,44 @@ def parse_data(
         return ParsedFile(source.path, source.kind, problems=(problem,) if problem else ())
     if source.kind is FileKind.PYTHON:
         return text if python_could_spawn(text, settings.spawn_callables) else None
-    body = needs_full_parse(data, settings.no_name_rule.pattern is not None)
+    custom = settings.no_name_rule.pattern is not None
+    body = needs_full_parse(data, custom)
     if body and defer_full:
         return text
-    return parse_markdown(source, text, body)
+    return parse_markdown(source, text, body, all_sentences=custom)
 
 
-def parse_markdown(source: SourceFile, text: str, body: bool = True) -> ParsedFile:
+def parse_markdown(
+    source: SourceFile, text: str, body: bool = True, all_sentences: bool = True
+) -> ParsedFile:
+    """The parsed markdown file. Unless a custom rule pattern may match any sentence
+    (`all_sentences`), only the sentences the default rule matcher could accept are kept:
+    a tenth of the size, to cache and to load."""
     try:
-        return parse_text(source.path, text, source.kind, body)
+        parsed = parse_text(source.path, text, source.kind, body)
     except (RecursionError, ValueError, IndexError, KeyError, TypeError, AttributeError) as exc:
         # A bug of ours must not cost the user the rest of the project: say so, go on.
         return _unreadable(
             source, f"could not be parsed (internal error {type(exc).__name__}: {exc}); not checked"
         )
+    return _compact(parsed, all_sentences)
+
+
+_NO_SUPPRESSIONS = Suppressions()
+
+
+def _compact(parsed: ParsedFile, all_sentences: bool) -> ParsedFile:
+    """Only what later stages read, to keep the cache small and quick to load: sentences the
+    rule matcher could accept (all of them when a custom pattern may match any), sections only
+    where a site needs one, and one shared empty Suppressions."""
+    sentences = parsed.sentences
+    if not all_sentences:
+        sentences = tuple(s for s in sentences if is_rule_sentence(s.text, require_mechanism=False))
+    suppressions = parsed.suppressions
+    if not suppressions.file_ignored and not suppressions.by_line:
+        suppressions = _NO_SUPPRESSIONS
+    sections = parsed.sections if parsed.sites else ()
+    return replace(parsed, sentences=sentences, sections=sections, suppressions=suppressions)
 
 
 def _unreadable(source: SourceFile, why: str) -> ParsedFile:

@@ -39,11 +39,12 @@ def map_parallel(fn: Callable[[T], R], items: Sequence[T], min_items: int = MIN_
         return [fn(item) for item in items]  # no processes to be had: parse here instead
 
 
-def parse_markdown_many(jobs: Sequence[tuple[SourceFile, str]]) -> dict[str, ParsedFile]:
-    return {p.path: p for p in map_parallel(_parse_job, jobs)}
+def parse_markdown_many(jobs: Sequence[tuple[SourceFile, str]], all_sentences: bool) -> dict[str, ParsedFile]:
+    return {p.path: p for p in map_parallel(_parse_job, [(s, t, all_sentences) for s, t in jobs])}
 
 
-def _parse_job(job: tuple[SourceFile, str]) -> ParsedFile:
+def _parse_job(job: tuple[SourceFile, str, bool]) -> ParsedFile:
     from spawnlint.engine import parse_markdown
 
-    return parse_markdown(job[0], job[1])
+    source, text, all_sentences = job
+    return parse_markdown(source, text, all_sentences=all_sentences)
