@@ -1,6 +1,7 @@
-"""The byte prefilter loses nothing: every markdown file of the repository that it lets skip the
-full parse yields no spawn, report instruction or rule sentence under the full parse, and every
-project gives the same findings and facts with and without it."""
+"""The prefilter loses nothing: every markdown file of the repository that it lets skip the full
+parse yields no spawn, report instruction or rule sentence under the full parse; skipping the
+blocks without its words changes no file's sites or rule sentences; and every project gives
+the same findings and facts with and without both."""
 
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ from spawnlint import engine
 from spawnlint.config import load_settings
 from spawnlint.engine import lint
 from spawnlint.model import FileKind
-from spawnlint.parse import parse_text
-from spawnlint.parse.prefilter import needs_full_parse
+from spawnlint.parse import forms, parse_text
+from spawnlint.parse.prefilter import may_spawn, needs_full_parse
 from spawnlint.parse.rule_sentence import is_rule_sentence
 
 MARKDOWN = sorted(
@@ -55,6 +56,22 @@ def test_a_skipped_file_has_nothing_the_full_parse_would_find(path: Path, kind: 
     assert full.sites == cheap.sites
 
 
+@pytest.mark.parametrize("path", MARKDOWN, ids=lambda p: str(p.relative_to(REPO)))
+def test_skipping_cold_blocks_changes_no_site_or_rule_sentence(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = path.read_bytes().decode("utf-8-sig", errors="replace")
+
+    def facts() -> tuple[object, ...]:
+        parsed = parse_text("x.md", text, FileKind.COMMAND, all_sentences=False)
+        rules = [s for s in parsed.sentences if is_rule_sentence(s.text, require_mechanism=False)]
+        return parsed.sites, rules, parsed.agents
+
+    gated = facts()
+    monkeypatch.setattr(forms, "may_spawn", lambda text: True)
+    assert facts() == gated
+
+
 def test_a_custom_rule_pattern_turns_the_prefilter_off() -> None:
     assert needs_full_parse(b"Keep names short.", custom_rule_pattern=True)
     assert not needs_full_parse(b"Keep names short.", custom_rule_pattern=False)
@@ -68,10 +85,13 @@ def test_a_custom_rule_pattern_turns_the_prefilter_off() -> None:
         "Spin\nup `x-y`.",
         "Use SENDMESSAGE to report.",
         "Run the **x** critic.",
+        "Use the ta\u017fk tool.",  # a case-insensitive regex reads the long s as an s
+        "\u212aick off `x-y`.",  # and the Kelvin sign as a k
     ],
 )
 def test_words_that_start_a_spawn_pass(text: str) -> None:
     assert needs_full_parse(text.encode(), custom_rule_pattern=False)
+    assert may_spawn(text)
 
 
 def _facts(root: Path) -> tuple[object, ...]:
@@ -91,4 +111,5 @@ def test_same_results_with_and_without_the_prefilter(
         shutil.copy(snippet, root / "commands" / snippet.name)
     with_prefilter = _facts(root)
     monkeypatch.setattr(engine, "needs_full_parse", lambda data, custom: True)
+    monkeypatch.setattr(forms, "may_spawn", lambda text: True)
     assert _facts(root) == with_prefilter

@@ -184,7 +184,7 @@ def parse_markdown(
     (`all_sentences`), only the sentences the default rule matcher could accept are kept:
     a tenth of the size, to cache and to load."""
     try:
-        parsed = parse_text(source.path, text, source.kind, body)
+        parsed = parse_text(source.path, text, source.kind, body, all_sentences)
     except (RecursionError, ValueError, IndexError, KeyError, TypeError, AttributeError) as exc:
         # A bug of ours must not cost the user the rest of the project: say so, go on.
         return _unreadable(

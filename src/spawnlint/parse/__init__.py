@@ -58,9 +58,12 @@ def decode(path: str, data: bytes, max_bytes: int) -> tuple[str | None, Problem 
     return text, None
 
 
-def parse_text(path: str, text: str, kind: FileKind, body: bool = True) -> ParsedFile:
+def parse_text(
+    path: str, text: str, kind: FileKind, body: bool = True, all_sentences: bool = True
+) -> ParsedFile:
     """The facts of a markdown file; with `body` false (the prefilter found no word a spawn,
-    a report instruction or a rule sentence needs) only its frontmatter and suppressions."""
+    a report instruction or a rule sentence needs) only its frontmatter and suppressions;
+    without `all_sentences` (no custom rule pattern) only the sentences of blocks with such words."""
     lines = split_lines(text)
     frontmatter, body_start = split_frontmatter(lines)
     problems: list[Problem] = []
@@ -70,7 +73,7 @@ def parse_text(path: str, text: str, kind: FileKind, body: bool = True) -> Parse
     read = frontmatter is not None and _frontmatter_is_read(path, kind, frontmatter)
     if frontmatter is not None and read:
         problems.extend(_frontmatter_problems(path, frontmatter))
-    facts = _body_facts(path, lines, body_start) if body else None
+    facts = _body_facts(path, lines, body_start, all_sentences) if body else None
     if frontmatter is not None and kind is FileKind.AGENT:
         mentions, reports = (facts.mentions_send_message, facts.report_lines) if facts else (False, ())
         agent = _agent(path, frontmatter, mentions, reports, problems)
@@ -92,10 +95,10 @@ def parse_text(path: str, text: str, kind: FileKind, body: bool = True) -> Parse
     )
 
 
-def _body_facts(path: str, lines: list[str], body_start: int) -> MarkdownFacts:
+def _body_facts(path: str, lines: list[str], body_start: int, all_sentences: bool) -> MarkdownFacts:
     from spawnlint.parse.markdown import analyse  # markdown-it, only for files that need it
 
-    return analyse(path, lines, body_start)
+    return analyse(path, lines, body_start, all_sentences)
 
 
 def _frontmatter_is_read(path: str, kind: FileKind, frontmatter: Frontmatter) -> bool:

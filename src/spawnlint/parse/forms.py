@@ -8,6 +8,7 @@ from bisect import bisect_right
 
 from spawnlint.model import Param, Section, Sentence, SpawnSite, ValueKind, section_of
 from spawnlint.parse.counter import example_lines
+from spawnlint.parse.prefilter import may_spawn
 from spawnlint.parse.prose import bullet_reference, find_prose_spawns, spawn_lead, team_verb, teammate_names
 from spawnlint.parse.rule_sentence import is_rule_sentence
 from spawnlint.parse.send_message import mentions_send_message_tool
@@ -100,15 +101,16 @@ _NEGATED_VALUE = re.compile(
 def find_sites(structure: Structure) -> list[RawSite]:
     sites: list[RawSite] = []
     claimed: set[int] = set()  # 0-based lines already holding a structured site's parameters
-    for block in structure.blocks:
+    hot = hot_blocks(structure)  # every form needs one of the prefilter's words in its block
+    for block in hot:
         sites.extend(_structured_sites(structure, block, claimed))
     for lead, items in structure.leads:
         site = _param_bullets(structure, lead, items, claimed)
         sites.extend(site)
-    for block in structure.blocks:
+    for block in hot:
         if block.kind == "paragraph":
             sites.extend(_table_sites(structure, block, claimed))
-    for block in structure.blocks:
+    for block in hot:
         if block.kind == "paragraph":
             sites.extend(_inline_param_sites(structure, block, claimed))
     structured_lines = {s.line for s in sites}
@@ -128,6 +130,11 @@ _EXAMPLE_LEAD = re.compile(
     r"|tell\s+claude|ask\s+claude|natural\s+language)\b",
     re.IGNORECASE,
 )
+
+
+def hot_blocks(structure: Structure) -> list[Block]:
+    """The blocks that hold a word some recogniser needs; no site can stand in the others."""
+    return [b for b in structure.blocks if may_spawn("\n".join(structure.lines[b.start : b.end]))]
 
 
 def _prose_blocks(structure: Structure) -> list[Block]:
@@ -192,7 +199,8 @@ def _prose_sites(structure: Structure, claimed: set[int]) -> list[RawSite]:
             sites.extend(found)
             claimed.update(range(lead.start, lead.end))
             claimed.update(line for a, b in items for line in range(a, b))
-    for block in _prose_blocks(structure):
+    hot = set(hot_blocks(structure))
+    for block in (b for b in _prose_blocks(structure) if b in hot):
         for sentence in block_sentences(structure, block):
             if any(
                 j - 1 in claimed or j - 1 in examples for j in range(sentence.line, sentence.end_line + 1)

@@ -1,6 +1,7 @@
-"""The byte test that picks the markdown files worth the full parse: only a file holding one of
-the words every spawn recogniser, report instruction or no-name rule sentence needs can yield
-one; the others get the cheap parse (frontmatter and suppressions only)."""
+"""The word test that picks the markdown files (and, inside one, the blocks) worth the full
+parse: only text holding one of the words every spawn recogniser, report instruction or no-name
+rule sentence needs can yield one; other files get the cheap parse (frontmatter and
+suppressions only), other blocks no sentence splitting or site search."""
 
 from __future__ import annotations
 
@@ -11,24 +12,31 @@ import re
 # agent noun (agent, teammate, worker, reviewer, critic, helper), a team, or a strong verb
 # followed by an id (`Dispatch \`x-y\``); report instructions `SendMessage`; the default no-name
 # rule sentence agent/task/spawn. F9 (`context: fork`) is frontmatter, read on the cheap path too.
-_NEEDLES = (
-    b"agent",
-    b"task",
-    b"spawn",
-    b"team",
-    b"worker",
-    b"reviewer",
-    b"critic",
-    b"helper",
-    b"launch",
-    b"dispatch",
-    b"delegate",
-    b"invoke",
-    b"sendmessage",
+_WORDS = (
+    "agent",
+    "task",
+    "spawn",
+    "team",
+    "worker",
+    "reviewer",
+    "critic",
+    "helper",
+    "launch",
+    "dispatch",
+    "delegate",
+    "invoke",
+    "sendmessage",
 )
+_NEEDLES = tuple(w.encode() for w in _WORDS)
 # The strong verbs of two words: their first word alone is too common to be worth a parse.
-_PHRASAL = ((b"kick", b"off"), (b"fire", b"off"), (b"spin", b"up"), (b"fan", b"out"))
+_PHRASAL_WORDS = (("kick", "off"), ("fire", "off"), ("spin", "up"), ("fan", "out"))
+_PHRASAL = tuple((a.encode(), b.encode()) for a, b in _PHRASAL_WORDS)
 _PHRASAL_RE = re.compile(rb"\b(?:kick\s+off|fire\s+off|spin\s+up|fan\s+out)\b")
+_PHRASAL_TEXT = re.compile(_PHRASAL_RE.pattern.decode())
+# Letters a case-insensitive regex equates with ASCII ones (long s, Kelvin sign, dotless and
+# dotted I): `taſk` matches `task` there, so text holding one always gets the full parse.
+_FOLDING = "\u017f\u212a\u0131\u0130"
+_FOLDING_BYTES = tuple(c.encode() for c in _FOLDING)
 
 
 def needs_full_parse(data: bytes, custom_rule_pattern: bool) -> bool:
@@ -37,8 +45,18 @@ def needs_full_parse(data: bytes, custom_rule_pattern: bool) -> bool:
     if custom_rule_pattern:
         return True
     lowered = data.lower()
-    if any(needle in lowered for needle in _NEEDLES):
+    if any(needle in lowered for needle in _NEEDLES) or any(c in data for c in _FOLDING_BYTES):
         return True
     if any(head in lowered and tail in lowered for head, tail in _PHRASAL):
         return _PHRASAL_RE.search(lowered) is not None
+    return False
+
+
+def may_spawn(text: str) -> bool:
+    """The same test on a block of text: whether any recogniser could find something in it."""
+    lowered = text.lower()
+    if any(word in lowered for word in _WORDS) or any(c in text for c in _FOLDING):
+        return True
+    if any(head in lowered and tail in lowered for head, tail in _PHRASAL_WORDS):
+        return _PHRASAL_TEXT.search(lowered) is not None
     return False
