@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import spawnlint.parse as parse_module
 from conftest import REPO
 from spawnlint import engine
 from spawnlint.config import load_settings
@@ -38,13 +39,17 @@ def test_the_corpus_exercises_both_paths() -> None:
 
 @pytest.mark.parametrize("path", MARKDOWN, ids=lambda p: str(p.relative_to(REPO)))
 @pytest.mark.parametrize("kind", [FileKind.COMMAND, FileKind.AGENT])
-def test_a_skipped_file_has_nothing_the_full_parse_would_find(path: Path, kind: FileKind) -> None:
+def test_a_skipped_file_has_nothing_the_full_parse_would_find(
+    path: Path, kind: FileKind, monkeypatch: pytest.MonkeyPatch
+) -> None:
     data = path.read_bytes()
     if needs_full_parse(data, custom_rule_pattern=False):
         return
     text = data.decode("utf-8-sig", errors="replace")
-    full = parse_text("x.md", text, kind)
     cheap = parse_text("x.md", text, kind, body=False)
+    monkeypatch.setattr(forms, "hot_lines", lambda lines: set(range(len(lines))))
+    monkeypatch.setattr(parse_module, "may_spawn", lambda text: True)
+    full = parse_text("x.md", text, kind)
     assert [s for s in full.sites if s.form != "F9"] == []
     assert [s.text for s in full.sentences if is_rule_sentence(s.text, require_mechanism=False)] == []
     assert full.agents == cheap.agents  # SendMessage mentions and report lines included
@@ -68,7 +73,8 @@ def test_skipping_cold_blocks_changes_no_site_or_rule_sentence(
         return parsed.sites, rules, parsed.agents
 
     gated = facts()
-    monkeypatch.setattr(forms, "may_spawn", lambda text: True)
+    monkeypatch.setattr(forms, "hot_lines", lambda lines: set(range(len(lines))))
+    monkeypatch.setattr(parse_module, "may_spawn", lambda text: True)
     assert facts() == gated
 
 
@@ -111,5 +117,6 @@ def test_same_results_with_and_without_the_prefilter(
         shutil.copy(snippet, root / "commands" / snippet.name)
     with_prefilter = _facts(root)
     monkeypatch.setattr(engine, "needs_full_parse", lambda data, custom: True)
-    monkeypatch.setattr(forms, "may_spawn", lambda text: True)
+    monkeypatch.setattr(forms, "hot_lines", lambda lines: set(range(len(lines))))
+    monkeypatch.setattr(parse_module, "may_spawn", lambda text: True)
     assert _facts(root) == with_prefilter

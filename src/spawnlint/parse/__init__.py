@@ -19,6 +19,7 @@ from spawnlint.model import (
     UnitFrontmatter,
 )
 from spawnlint.parse.frontmatter import Frontmatter, parse_tool_list, split_frontmatter
+from spawnlint.parse.prefilter import may_spawn
 from spawnlint.parse.spawn_syntax import as_written, classify, split_lines
 
 if TYPE_CHECKING:
@@ -73,6 +74,9 @@ def parse_text(
     read = frontmatter is not None and _frontmatter_is_read(path, kind, frontmatter)
     if frontmatter is not None and read:
         problems.extend(_frontmatter_problems(path, frontmatter))
+    # The file-level prefilter read the frontmatter too (`tools: SendMessage`); only the body
+    # can hold what the full parse finds.
+    body = body and (all_sentences or may_spawn("\n".join(lines[body_start:])))
     facts = _body_facts(path, lines, body_start, all_sentences) if body else None
     if frontmatter is not None and kind is FileKind.AGENT:
         mentions, reports = (facts.mentions_send_message, facts.report_lines) if facts else (False, ())

@@ -8,7 +8,7 @@ from bisect import bisect_right
 
 from spawnlint.model import Param, Section, Sentence, SpawnSite, ValueKind, section_of
 from spawnlint.parse.counter import example_lines
-from spawnlint.parse.prefilter import may_spawn
+from spawnlint.parse.prefilter import hot_lines
 from spawnlint.parse.prose import bullet_reference, find_prose_spawns, spawn_lead, team_verb, teammate_names
 from spawnlint.parse.rule_sentence import is_rule_sentence
 from spawnlint.parse.send_message import mentions_send_message_tool
@@ -116,7 +116,7 @@ def find_sites(structure: Structure) -> list[RawSite]:
     structured_lines = {s.line for s in sites}
     for block in _leads_of(structure, structured_lines):
         claimed.update(range(block.start, block.end))
-    sites.extend(_prose_sites(structure, claimed))
+    sites.extend(_prose_sites(structure, claimed, set(hot)))
     return sites
 
 
@@ -134,7 +134,8 @@ _EXAMPLE_LEAD = re.compile(
 
 def hot_blocks(structure: Structure) -> list[Block]:
     """The blocks that hold a word some recogniser needs; no site can stand in the others."""
-    return [b for b in structure.blocks if may_spawn("\n".join(structure.lines[b.start : b.end]))]
+    hot = hot_lines(structure.lines)
+    return [b for b in structure.blocks if any(j in hot for j in range(b.start, b.end))]
 
 
 def _prose_blocks(structure: Structure) -> list[Block]:
@@ -183,7 +184,7 @@ def _leads_of(structure: Structure, site_lines: set[int]) -> list[Block]:
     return leads
 
 
-def _prose_sites(structure: Structure, claimed: set[int]) -> list[RawSite]:
+def _prose_sites(structure: Structure, claimed: set[int], hot: set[Block]) -> list[RawSite]:
     """F7 lists, then F6/F8 sentences, in text outside the structured sites."""
     lines = structure.lines
     sites: list[RawSite] = []
@@ -199,7 +200,6 @@ def _prose_sites(structure: Structure, claimed: set[int]) -> list[RawSite]:
             sites.extend(found)
             claimed.update(range(lead.start, lead.end))
             claimed.update(line for a, b in items for line in range(a, b))
-    hot = set(hot_blocks(structure))
     for block in (b for b in _prose_blocks(structure) if b in hot):
         for sentence in block_sentences(structure, block):
             if any(

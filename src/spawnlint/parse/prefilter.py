@@ -6,6 +6,7 @@ suppressions only), other blocks no sentence splitting or site search."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
 # Each recogniser needs at least one of these (lower-cased) words in the file:
 # F1-F5 and tables an `Agent`/`Task` tool, `subagent_type` or a `Subagent:` header; prose F6-F8 an
@@ -50,6 +51,22 @@ def needs_full_parse(data: bytes, custom_rule_pattern: bool) -> bool:
     if any(head in lowered and tail in lowered for head, tail in _PHRASAL):
         return _PHRASAL_RE.search(lowered) is not None
     return False
+
+
+_HOT = re.compile("|".join((*_WORDS, r"\b(?:kick\s+off|fire\s+off|spin\s+up|fan\s+out)\b", f"[{_FOLDING}]")))
+
+
+def hot_lines(lines: list[str]) -> set[int]:
+    """The 0-based lines holding (part of) a word of `may_spawn`: one scan for a whole file."""
+    text = "\n".join(lines).lower()
+    starts = [0]
+    for line in text.split("\n")[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    hot: set[int] = set()
+    for m in _HOT.finditer(text):
+        first = bisect_right(starts, m.start()) - 1
+        hot.update(range(first, bisect_right(starts, max(m.start(), m.end() - 1))))
+    return hot
 
 
 def may_spawn(text: str) -> bool:
