@@ -9,6 +9,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import spawnlint.parse as parse_module
 from conftest import REPO
@@ -17,7 +19,7 @@ from spawnlint.config import load_settings
 from spawnlint.engine import lint
 from spawnlint.model import FileKind
 from spawnlint.parse import forms, parse_text
-from spawnlint.parse.prefilter import may_spawn, needs_full_parse
+from spawnlint.parse.prefilter import hot_lines, may_spawn, needs_full_parse
 from spawnlint.parse.rule_sentence import is_rule_sentence
 
 MARKDOWN = sorted(
@@ -120,3 +122,29 @@ def test_same_results_with_and_without_the_prefilter(
     monkeypatch.setattr(forms, "hot_lines", lambda lines: set(range(len(lines))))
     monkeypatch.setattr(parse_module, "may_spawn", lambda text: True)
     assert _facts(root) == with_prefilter
+
+
+_PIECES = [
+    "Agent",
+    "TASK",
+    "kick",
+    "off",
+    "spin",
+    "up",
+    "plain words",
+    "",
+    "  ",
+    "ta\u017fk",
+    "sendMessage",
+    "x",
+]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(_PIECES), max_size=4).map(" ".join), max_size=8))
+def test_hot_lines_cover_every_span_that_may_spawn(lines: list[str]) -> None:
+    hot = hot_lines(lines)
+    for a in range(len(lines)):
+        for b in range(a + 1, len(lines) + 1):
+            if may_spawn("\n".join(lines[a:b])):
+                assert any(j in hot for j in range(a, b)), (a, b)

@@ -98,10 +98,10 @@ _NEGATED_VALUE = re.compile(
 )
 
 
-def find_sites(structure: Structure) -> list[RawSite]:
+def find_sites(structure: Structure, hot: list[Block] | None = None) -> list[RawSite]:
     sites: list[RawSite] = []
     claimed: set[int] = set()  # 0-based lines already holding a structured site's parameters
-    hot = hot_blocks(structure)  # every form needs one of the prefilter's words in its block
+    hot = hot_blocks(structure) if hot is None else hot  # every form needs a prefilter word in its block
     for block in hot:
         sites.extend(_structured_sites(structure, block, claimed))
     for lead, items in structure.leads:

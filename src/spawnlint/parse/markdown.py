@@ -35,7 +35,8 @@ def analyse(path: str, lines: list[str], body_start: int, all_sentences: bool = 
     blanked = [""] * body_start + lines[body_start:]
     structure = build_structure(blanked)
     sections = sections_of(structure)
-    raw_sites = find_sites(structure)
+    hot = hot_blocks(structure)
+    raw_sites = find_sites(structure, hot)
     told: dict[Section | None, bool] = {}  # per section: does it name the SendMessage tool?
     sites = tuple(
         to_site(path, structure, sections, raw, told)
@@ -45,7 +46,7 @@ def analyse(path: str, lines: list[str], body_start: int, all_sentences: bool = 
     body = "\n".join(blanked)
     return MarkdownFacts(
         sites=tuple(sorted(sites, key=lambda s: (s.line, s.column))),
-        sentences=tuple(sentences_of(structure, all_sentences)),
+        sentences=tuple(sentences_of(structure, None if all_sentences else hot)),
         sections=sections,
         mentions_send_message=mentions_send_message_tool(body),
         report_lines=report_lines(structure),
@@ -111,6 +112,7 @@ def sections_of(structure: Structure) -> tuple[Section, ...]:
     return tuple(sections)
 
 
-def sentences_of(structure: Structure, all_sentences: bool = True) -> list[Sentence]:
-    blocks = structure.blocks if all_sentences else hot_blocks(structure)
+def sentences_of(structure: Structure, only: list[Block] | None = None) -> list[Sentence]:
+    """The sentences of every block, or of the blocks in `only`."""
+    blocks = structure.blocks if only is None else only
     return [s for block in blocks for s in block_sentences(structure, block)]

@@ -53,19 +53,29 @@ def needs_full_parse(data: bytes, custom_rule_pattern: bool) -> bool:
     return False
 
 
-_HOT = re.compile("|".join((*_WORDS, r"\b(?:kick\s+off|fire\s+off|spin\s+up|fan\s+out)\b", f"[{_FOLDING}]")))
+_PHRASAL_LINES = re.compile(r"\b(?:kick\s+off|fire\s+off|spin\s+up|fan\s+out)\b")
 
 
 def hot_lines(lines: list[str]) -> set[int]:
-    """The 0-based lines holding (part of) a word of `may_spawn`: one scan for a whole file."""
-    text = "\n".join(lines).lower()
+    """The 0-based lines holding (part of) a word of `may_spawn`: a few C-speed scans per file."""
+    original = "\n".join(lines)
+    if any(c in original for c in _FOLDING):
+        return set(range(len(lines)))  # rare enough to search every block
+    text = original.lower()
     starts = [0]
     for line in text.split("\n")[:-1]:
         starts.append(starts[-1] + len(line) + 1)
+    spans: list[tuple[int, int]] = []
+    for word in _WORDS:
+        at = text.find(word)
+        while at >= 0:
+            spans.append((at, at + len(word)))
+            at = text.find(word, at + 1)
+    if any(h in text and t in text for h, t in _PHRASAL_WORDS):
+        spans.extend(m.span() for m in _PHRASAL_LINES.finditer(text))
     hot: set[int] = set()
-    for m in _HOT.finditer(text):
-        first = bisect_right(starts, m.start()) - 1
-        hot.update(range(first, bisect_right(starts, max(m.start(), m.end() - 1))))
+    for a, b in spans:
+        hot.update(range(bisect_right(starts, a) - 1, bisect_right(starts, max(a, b - 1))))
     return hot
 
 
