@@ -3,11 +3,8 @@ happen after, in suppress.py and report/."""
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import stat
-from concurrent.futures import ProcessPoolExecutor, TimeoutError
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -24,7 +21,7 @@ from spawnlint.model import (
     Severity,
     Suppressions,
 )
-from spawnlint.parallel import parse_markdown_many
+from spawnlint.parallel import cores, map_isolated, parse_markdown_many
 from spawnlint.parse import decode, parse_text, python_could_spawn
 from spawnlint.parse.prefilter import needs_full_parse
 from spawnlint.parse.rule_sentence import is_rule_sentence
@@ -93,49 +90,35 @@ def _fresh(
 
 def parse_python_isolated(jobs: list[tuple[str, str]], callables: tuple[str, ...]) -> dict[str, ParsedFile]:
     """Parse Python files in a child process: libcst's native parser can kill the process that
-    runs it (a segmentation fault on, say, a chain of 8,000 `+`). A file that kills the child,
-    or outlasts the timeout, is SL002 and the rest are parsed in a fresh one. libcst is never
-    imported here."""
-    results: dict[str, ParsedFile] = {}
-    pool: ProcessPoolExecutor | None = None
-    try:
-        for path, text in jobs:
-            pool = pool or ProcessPoolExecutor(max_workers=1, mp_context=_CONTEXT)
-            try:
-                results[path] = pool.submit(_parse_python, path, text, callables).result(
-                    timeout=_PYTHON_TIMEOUT
-                )
-            except (BrokenProcessPool, TimeoutError) as exc:
-                why = "took too long" if isinstance(exc, TimeoutError) else "crashed"
-                problem = Problem(
-                    "SL002", Finding(path, 1, 1, f"the Python parser {why} on this file; not checked")
-                )
-                results[path] = ParsedFile(path, FileKind.PYTHON, problems=(problem,))
-                _discard(pool)
-                pool = None
-    finally:
-        if pool is not None:
-            pool.shutdown(wait=True)
-    return results
+    runs it (a segmentation fault on, say, a chain of 8,000 `+`). A file that kills its child,
+    or outlasts the timeout, is SL002 and the rest are parsed in a fresh one; with many files,
+    one child per core. libcst is never imported here."""
+    workers = cores() if len(jobs) >= _PYTHON_PARALLEL else 1
+    items = [(path, text, callables) for path, text in jobs]
+    parsed = map_isolated(_parse_python_job, items, _PYTHON_TIMEOUT, _python_failed, workers)
+    return {p.path: p for p in parsed}
 
 
+def _python_failed(job: tuple[str, str, tuple[str, ...]], why: str) -> ParsedFile:
+    problem = Problem("SL002", Finding(job[0], 1, 1, f"the Python parser {why} on this file; not checked"))
+    return ParsedFile(job[0], FileKind.PYTHON, problems=(problem,))
+
+
+def _parse_python_job(job: tuple[str, str, tuple[str, ...]]) -> ParsedFile:
+    return _parse_python(*job)
+
+
+# Each child imports libcst (~140 ms): a second child pays off only with some files to share.
+_PYTHON_PARALLEL = 16
 # libcst is quadratic on long operator chains (8,000 `+` terms: 18 s, then a crash); a
 # pre-commit hook must not hang on one generated file.
 _PYTHON_TIMEOUT = 30.0
-# fork is cheap and needs no re-import; where it does not exist, the platform default.
-_CONTEXT = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
 
 
 def _parse_python(path: str, text: str, callables: tuple[str, ...]) -> ParsedFile:
     from spawnlint.parse.python import parse_python  # imports libcst (~140 ms), in the child only
 
     return parse_python(path, text, callables)
-
-
-def _discard(pool: ProcessPoolExecutor) -> None:
-    for process in list(getattr(pool, "_processes", {}).values()):
-        process.kill()
-    pool.shutdown(wait=False, cancel_futures=True)
 
 
 def parse_source(root: Path, source: SourceFile, settings: Settings) -> ParsedFile | str | None:

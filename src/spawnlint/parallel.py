@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
@@ -27,8 +28,9 @@ def cores() -> int:
     return len(affinity(0)) if affinity else (os.cpu_count() or 1)
 
 
-def map_parallel(fn: Callable[[T], R], items: Sequence[T], min_items: int = MIN_PARALLEL) -> list[R]:
+def map_parallel(fn: Callable[[T], R], items: Sequence[T], min_items: int | None = None) -> list[R]:
     """fn over items, in order: in worker processes when worthwhile, else here."""
+    min_items = MIN_PARALLEL if min_items is None else min_items
     workers = min(cores(), 8)
     if workers < 2 or len(items) < min_items or _FORK is None:
         return [fn(item) for item in items]
@@ -48,3 +50,77 @@ def _parse_job(job: tuple[SourceFile, str, bool]) -> ParsedFile:
 
     source, text, all_sentences = job
     return parse_markdown(source, text, all_sentences=all_sentences)
+
+
+def map_isolated(
+    fn: Callable[[T], R],
+    items: Sequence[T],
+    timeout: float,
+    on_failure: Callable[[T, str], R],
+    workers: int = 1,
+) -> list[R]:
+    """fn over items, each in a child process of its own pool of one worker (up to `workers`
+    at a time): an item that kills its child, or outlasts `timeout`, becomes
+    `on_failure(item, "crashed" | "took too long")` and only that child is replaced."""
+    results: dict[int, R] = {}
+    pools: list[ProcessPoolExecutor | None] = [None] * max(1, min(workers, len(items)))
+    running: dict[Future[R], tuple[int, int, float]] = {}  # future -> (item, pool slot, start)
+    pending = iter(range(len(items)))
+    try:
+        for slot in range(len(pools)):
+            _submit(fn, items, pending, pools, slot, running)
+        while running:
+            now = time.monotonic()
+            wait_for = max(0.0, min(start + timeout - now for _, _, start in running.values()))
+            done, _ = wait(running, timeout=wait_for, return_when=FIRST_COMPLETED)
+            expired = [
+                f
+                for f, (_, _, start) in running.items()
+                if f not in done and time.monotonic() - start >= timeout
+            ]
+            for future in [*done, *expired]:
+                index, slot, _ = running.pop(future)
+                why = "took too long" if future in expired else _failure(future)
+                results[index] = future.result() if why is None else on_failure(items[index], why)
+                if why is not None:
+                    _discard(pools[slot])
+                    pools[slot] = None
+                _submit(fn, items, pending, pools, slot, running)
+    finally:
+        for pool in pools:
+            if pool is not None:
+                pool.shutdown(wait=True)
+    return [results[i] for i in range(len(items))]
+
+
+def _submit(
+    fn: Callable[[T], R],
+    items: Sequence[T],
+    pending: Iterator[int],
+    pools: list[ProcessPoolExecutor | None],
+    slot: int,
+    running: dict[Future[R], tuple[int, int, float]],
+) -> None:
+    index = next(pending, None)
+    if index is None:
+        return
+    pool = pools[slot] or ProcessPoolExecutor(max_workers=1, mp_context=_FORK)
+    pools[slot] = pool
+    running[pool.submit(fn, items[index])] = (index, slot, time.monotonic())
+
+
+def _failure(future: Future[R]) -> str | None:
+    exc = future.exception()
+    if isinstance(exc, BrokenProcessPool):
+        return "crashed"
+    if exc is not None:
+        raise exc
+    return None
+
+
+def _discard(pool: ProcessPoolExecutor | None) -> None:
+    if pool is None:
+        return
+    for process in list(getattr(pool, "_processes", {}).values()):
+        process.kill()
+    pool.shutdown(wait=False, cancel_futures=True)
