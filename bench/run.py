@@ -35,7 +35,7 @@ from generate import generate  # noqa: E402
 KNOWN_LINTERS = {
     "claudelint": "claudelint {root}",
     "claude-code-lint": "claude-code-lint {root}",
-    "frontmatter-guard": "frontmatter-guard {root}",
+    "frontmatter-guard": "frontmatter-guard check {root}",
     "skilllint": "skilllint {root}",
     "skillsaw": "skillsaw {root}",
 }
