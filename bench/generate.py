@@ -229,6 +229,10 @@ def generate(
             a = rng.randrange(agents)
             name = 'name: "critic",\n  ' if rng.random() < 0.2 else ""
             spawn = SPAWN_FORMS[(i // 3) % len(SPAWN_FORMS)].format(i=i, p=p, a=a, name=name)
+            if rng.random() < 0.05:  # a typo in the target: an unknown agent with a hint to compute
+                spawn = spawn.replace(f"{p}:critic-{a}", f"{p}:critc-{a}").replace(
+                    f"{p}:scout-{a}", f"{p}:scuot-{a}"
+                )
             more = SPAWN_FORMS[3].format(p=p, a=a) if rng.random() < 0.3 else ""
             rule = RULE if rng.random() < 0.5 else ""
             text = COMMAND.format(title=title, rule=rule, filler=body, spawn=spawn, more=more, i=i)

@@ -28,8 +28,14 @@ def test_generated_marketplace_is_read_in_full(tmp_path: Path) -> None:
     # (F3), a hook (F4 in a string, F10 dict); some commands add a second F6 sentence
     assert (forms["F1"], forms["F3"], forms["F4"], forms["F5"], forms["F10"]) == (2, 4, 4, 2, 2)
     assert forms["F6"] >= 2
-    assert {s.target.status for s in result.project.spawns} == {"resolved"}
-    assert {d.code for d in result.diagnostics} <= {"SL101", "SL102", "SL103", "SL201"}
+    unknown = [s for s in result.project.spawns if s.target.status != "resolved"]
+    assert all(
+        ":critc-" in s.site.subagent_type.value or ":scuot-" in s.site.subagent_type.value
+        for s in unknown
+        if s.site.subagent_type
+    )
+    assert len(unknown) < len(result.project.spawns) // 5
+    assert {d.code for d in result.diagnostics} <= {"SL101", "SL102", "SL103", "SL201", "SL301"}
 
 
 def test_prose_filler_only_lets_the_prefilter_through_at_its_mention_rate() -> None:
