@@ -310,10 +310,9 @@ def _plugin_of(path: str, by_root: Mapping[str, Plugin]) -> Plugin:
 def _innermost(path: str, folders: Collection[str]) -> str | None:
     """The deepest of `folders` ("" is the top) that holds `path`: one look-up per parent
     folder, so discovery stays linear in the number of files however many plugins there are."""
-    folder = posixpath.dirname(path)
-    while True:
-        if folder in folders:
-            return folder
-        if not folder:
-            return None
-        folder = posixpath.dirname(folder)
+    end = path.rfind("/")
+    while end >= 0:
+        if path[:end] in folders:
+            return path[:end]
+        end = path.rfind("/", 0, end)
+    return "" if "" in folders else None
