@@ -48,10 +48,10 @@ def lint(root: Path, settings: Settings, use_cache: bool = True) -> Result:
 def parse_all(
     discovery: Discovery, settings: Settings, cache: ParseCache | None = None
 ) -> dict[str, ParsedFile]:
-    """Every file's parse: from the cache when its bytes are known, else parsed (markdown that
-    passes the prefilter in a process pool when there is much of it, Python in isolation)."""
+    """Every file's parse: from the cache when its bytes are known, else parsed (markdown in a
+    process pool when there is much of it, Python in isolation)."""
     parsed: dict[str, ParsedFile] = {}
-    full: list[tuple[SourceFile, str]] = []
+    markdown: list[tuple[SourceFile, bytes]] = []
     python: list[tuple[str, str]] = []
     keys: dict[str, str] = {}
     for source in discovery.files:
@@ -65,15 +65,16 @@ def parse_all(
             if hit is not None:
                 parsed[source.path] = hit
                 continue
-        result = parse_data(source, data, settings, defer_full=True)
+        if source.kind is not FileKind.PYTHON:
+            markdown.append((source, data))
+            continue
+        result = parse_data(source, data, settings)
         if isinstance(result, ParsedFile):
             _fresh(parsed, result, cache, keys)
-        elif isinstance(result, str) and source.kind is FileKind.PYTHON:
-            python.append((source.path, result))
         elif isinstance(result, str):
-            full.append((source, result))
+            python.append((source.path, result))
     for result in [
-        *parse_markdown_many(full, settings.no_name_rule.pattern is not None).values(),
+        *parse_markdown_many(markdown, settings).values(),
         *parse_python_isolated(python, settings.spawn_callables).values(),
     ]:
         _fresh(parsed, result, cache, keys)
@@ -148,11 +149,8 @@ def read_source(root: Path, source: SourceFile, settings: Settings) -> bytes | P
         return _unreadable(source, f"cannot be read ({why})")
 
 
-def parse_data(
-    source: SourceFile, data: bytes, settings: Settings, defer_full: bool = False
-) -> ParsedFile | str | None:
-    """The parsed file from its bytes; for a Python file that could spawn, its text. With
-    `defer_full`, a markdown file that needs the full parse is returned as text too."""
+def parse_data(source: SourceFile, data: bytes, settings: Settings) -> ParsedFile | str | None:
+    """The parsed file from its bytes; for a Python file that could spawn, its text."""
     text, problem = decode(source.path, data, settings.max_file_bytes)
     if text is None:
         return ParsedFile(source.path, source.kind, problems=(problem,) if problem else ())
@@ -160,8 +158,6 @@ def parse_data(
         return text if python_could_spawn(text, settings.spawn_callables) else None
     custom = settings.no_name_rule.pattern is not None
     body = needs_full_parse(data, custom)
-    if body and defer_full:
-        return text
     return parse_markdown(source, text, body, all_sentences=custom)
 
 

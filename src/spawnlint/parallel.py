@@ -11,6 +11,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
+from spawnlint.config import Settings
 from spawnlint.discover import SourceFile
 from spawnlint.model import ParsedFile
 
@@ -36,20 +37,24 @@ def map_parallel(fn: Callable[[T], R], items: Sequence[T], min_items: int | None
         return [fn(item) for item in items]
     try:
         with ProcessPoolExecutor(max_workers=workers, mp_context=_FORK) as pool:
-            return list(pool.map(fn, items, chunksize=max(1, len(items) // (workers * 4))))
+            return list(pool.map(fn, items, chunksize=max(1, len(items) // (workers * 16))))
     except (BrokenProcessPool, OSError):
         return [fn(item) for item in items]  # no processes to be had: parse here instead
 
 
-def parse_markdown_many(jobs: Sequence[tuple[SourceFile, str]], all_sentences: bool) -> dict[str, ParsedFile]:
-    return {p.path: p for p in map_parallel(_parse_job, [(s, t, all_sentences) for s, t in jobs])}
+def parse_markdown_many(
+    jobs: Sequence[tuple[SourceFile, bytes]], settings: Settings
+) -> dict[str, ParsedFile]:
+    """Markdown files from their bytes (decoded, prefiltered and parsed in the workers)."""
+    parsed = map_parallel(_parse_job, [(s, data, settings) for s, data in jobs])
+    return {p.path: p for p in parsed if p is not None}
 
 
-def _parse_job(job: tuple[SourceFile, str, bool]) -> ParsedFile:
-    from spawnlint.engine import parse_markdown
+def _parse_job(job: tuple[SourceFile, bytes, Settings]) -> ParsedFile | None:
+    from spawnlint.engine import parse_data
 
-    source, text, all_sentences = job
-    return parse_markdown(source, text, all_sentences=all_sentences)
+    result = parse_data(*job)
+    return result if isinstance(result, ParsedFile) else None  # markdown is never deferred
 
 
 def map_isolated(
