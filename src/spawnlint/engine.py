@@ -122,12 +122,6 @@ def _parse_python(path: str, text: str, callables: tuple[str, ...]) -> ParsedFil
     return parse_python(path, text, callables)
 
 
-def parse_source(root: Path, source: SourceFile, settings: Settings) -> ParsedFile | str | None:
-    """The parsed file; for a Python file that could spawn, its text (parsed in isolation)."""
-    data = read_source(root, source, settings)
-    return data if isinstance(data, ParsedFile) else parse_data(source, data, settings)
-
-
 def read_source(root: Path, source: SourceFile, settings: Settings) -> bytes | ParsedFile:
     """The file's bytes, or its SL002 when it cannot be read."""
     full = os.path.join(root, source.path)  # not pathlib: two Path objects a file cost 0.1 s in 10,000
