@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
@@ -66,6 +66,15 @@ def write_project(root: Path, files: dict[str, str | bytes]) -> Path:
         else:
             path.write_text(content, encoding="utf-8", newline="")
     return root
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _cache_in_tmp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Tests never write the parse cache into the user's home (session-wide, so that module
+    fixtures which lint are covered too)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SPAWNLINT_CACHE_DIR", str(tmp_path_factory.mktemp("spawnlint-cache")))
+        yield
 
 
 @pytest.fixture

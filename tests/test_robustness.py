@@ -152,10 +152,10 @@ def _fail_on(monkeypatch: pytest.MonkeyPatch, failing: str, exc: BaseException) 
 
     real = spawnlint.engine.parse_text
 
-    def parse(path: str, text: str, kind: FileKind) -> ParsedFile:
+    def parse(path: str, text: str, kind: FileKind, *rest: bool) -> ParsedFile:
         if path == failing:
             raise exc
-        return real(path, text, kind)
+        return real(path, text, kind, *rest)
 
     monkeypatch.setattr(spawnlint.engine, "parse_text", parse)
 

@@ -87,10 +87,10 @@ def test_page_example_output_is_exact(code: str, tmp_path: Path, monkeypatch: py
     if faults:
         real_parse_text = spawnlint.engine.parse_text
 
-        def faulty_parse_text(path: str, text: str, kind: FileKind) -> ParsedFile:
+        def faulty_parse_text(path: str, text: str, kind: FileKind, *rest: bool) -> ParsedFile:
             if path in faults:
                 raise faults[path]("simulated")
-            return real_parse_text(path, text, kind)
+            return real_parse_text(path, text, kind, *rest)
 
         monkeypatch.setattr(spawnlint.engine, "parse_text", faulty_parse_text)
     run = run_cli("check", "--root", str(root), "--select", code)

@@ -62,6 +62,7 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--verbose", action="store_true", help="print the traceback of internal errors (SL000)"
     )
+    check.add_argument("--no-cache", action="store_true", help="parse every file afresh, without the cache")
 
     audit = verbs.add_parser("audit", help="a one-off report of the project's agents, spawns and findings")
     audit.add_argument(
@@ -234,10 +235,11 @@ def _check(args: argparse.Namespace) -> int:
         baseline=baseline,
     )
     lines = SourceLines(root)
+    cache = not args.no_cache
     if args.diff:
-        return _diff(root, settings, filters, args.unsafe_fixes)
-    fixed = _fix(root, settings, filters, args.unsafe_fixes) if args.fix else None
-    result = fixed or lint(root, settings)
+        return _diff(root, settings, filters, args.unsafe_fixes, cache)
+    fixed = _fix(root, settings, filters, args.unsafe_fixes, cache) if args.fix else None
+    result = fixed or lint(root, settings, use_cache=cache)
     if args.verbose:
         _print_tracebacks(result.project)
     diagnostics = apply(result.diagnostics, result.project, filters, lines)
@@ -302,7 +304,7 @@ def _write_baseline(path: Path, diagnostics: list[Diagnostic], lines: SourceLine
 _FIX_PASSES = 4  # a fix held back by an overlap gets its turn in the next pass
 
 
-def _fix(root: Path, settings: Settings, filters: Filters, unsafe: bool) -> Result | None:
+def _fix(root: Path, settings: Settings, filters: Filters, unsafe: bool, cache: bool) -> Result | None:
     """Fix to a fixed point; the lint of the files as they end up, when the last pass had it."""
     from spawnlint.engine import lint
     from spawnlint.fix import fixed_count, plan, write
@@ -311,7 +313,7 @@ def _fix(root: Path, settings: Settings, filters: Filters, unsafe: bool) -> Resu
     files: set[str] = set()
     final: Result | None = None
     for _ in range(_FIX_PASSES):
-        result = lint(root, settings)
+        result = lint(root, settings, use_cache=cache)
         found = apply(result.diagnostics, result.project, filters, SourceLines(root))
         changes = plan(root, found, result.project, unsafe)
         if not changes:
@@ -326,11 +328,11 @@ def _fix(root: Path, settings: Settings, filters: Filters, unsafe: bool) -> Resu
     return final
 
 
-def _diff(root: Path, settings: Settings, filters: Filters, unsafe: bool) -> int:
+def _diff(root: Path, settings: Settings, filters: Filters, unsafe: bool, cache: bool) -> int:
     from spawnlint.engine import lint
     from spawnlint.fix import plan, unified_diff
 
-    result = lint(root, settings)
+    result = lint(root, settings, use_cache=cache)
     found = apply(result.diagnostics, result.project, filters, SourceLines(root))
     changes = plan(root, found, result.project, unsafe)
     for change in changes:

@@ -9,6 +9,7 @@ import posixpath
 import re
 import stat
 import subprocess
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from fnmatch import fnmatch
 from pathlib import Path
@@ -80,16 +81,19 @@ def discover(root: Path, exclude: tuple[str, ...] = ()) -> Discovery:
     ]
     plugins = _plugins(root, paths, problems)
     # A SKILL.md inside an agents/ tree is an agent written as a folder, not a skill.
-    skill_dirs = sorted(
+    skill_dirs = frozenset(
         {
             posixpath.dirname(p)
             for p in paths
             if posixpath.basename(p) == "SKILL.md" and "agents" not in p.split("/")[:-1]
         }
     )
+    by_root: dict[str, Plugin] = {}
+    for plugin in plugins:
+        by_root.setdefault(plugin.root, plugin)
     files = []
     for path in paths:
-        plugin = _plugin_of(path, plugins)
+        plugin = _plugin_of(path, by_root)
         kind = _kind(path, skill_dirs, plugin)
         if kind is None:
             continue
@@ -104,8 +108,8 @@ def _list_files(root: Path, problems: list[Problem]) -> list[str]:
     real_root = os.path.realpath(root)
     kept = []
     for path in sorted(set(listed)):
-        full = root / path
-        if full.is_symlink():
+        full = os.path.join(root, path)
+        if os.path.islink(full):
             try:
                 target = os.path.realpath(full, strict=True)
             except (OSError, RuntimeError):
@@ -155,11 +159,11 @@ def _walk(root: Path) -> list[str]:
     found: list[str] = []
     for directory, dirnames, filenames in os.walk(root, followlinks=False):
         dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS)
-        rel = Path(directory).relative_to(root)
+        rel = os.path.relpath(directory, root).replace(os.sep, "/")
+        prefix = "" if rel == "." else rel + "/"
         # A symlinked folder is listed, never entered: _list_files says where it points.
         linked = [d for d in dirnames if os.path.islink(os.path.join(directory, d))]
-        for name in filenames + linked:
-            found.append((rel / name).as_posix())
+        found.extend(prefix + name for name in filenames + linked)
     return found
 
 
@@ -167,7 +171,7 @@ def _unreadable(path: str, why: str, line: int = 1) -> Problem:
     return Problem("SL002", Finding(path, line, 1, why))
 
 
-def _kind(path: str, skill_dirs: list[str], plugin: Plugin) -> FileKind | None:
+def _kind(path: str, skill_dirs: Collection[str], plugin: Plugin) -> FileKind | None:
     base = posixpath.basename(path)
     stem = base.lower()
     if stem.endswith(".py"):
@@ -199,12 +203,11 @@ def _in_plugin_folder(path: str, plugin: Plugin, folder: str) -> bool:
     return plugin.root == "" and folder in parts and not _NOT_LOADED_DIRS & set(parts)
 
 
-def _skill_dir_of(path: str, skill_dirs: list[str]) -> str | None:
-    holding = [d for d in skill_dirs if d == "" or path.startswith(d + "/")]
-    return max(holding, key=len) if holding else None
+def _skill_dir_of(path: str, skill_dirs: Collection[str]) -> str | None:
+    return _innermost(path, skill_dirs)
 
 
-def _unit_of(path: str, kind: FileKind, skill_dirs: list[str]) -> str | None:
+def _unit_of(path: str, kind: FileKind, skill_dirs: Collection[str]) -> str | None:
     if kind is FileKind.SKILL:
         return _skill_dir_of(path, skill_dirs)
     if kind is FileKind.COMMAND:
@@ -339,7 +342,17 @@ def _line_of(root: Path, path: str, needle: str) -> int:
     return 1
 
 
-def _plugin_of(path: str, plugins: list[Plugin]) -> Plugin:
-    """The innermost plugin holding the file (plugins[0] is the project itself)."""
-    holding = [p for p in plugins if p.root == "" or path.startswith(p.root + "/")]
-    return max(holding, key=lambda p: len(p.root)) if holding else plugins[0]
+def _plugin_of(path: str, by_root: Mapping[str, Plugin]) -> Plugin:
+    """The innermost plugin holding the file (the one at "" is the project itself)."""
+    return by_root[_innermost(path, by_root) or ""]
+
+
+def _innermost(path: str, folders: Collection[str]) -> str | None:
+    """The deepest of `folders` ("" is the top) that holds `path`: one look-up per parent
+    folder, so discovery stays linear in the number of files however many plugins there are."""
+    end = path.rfind("/")
+    while end >= 0:
+        if path[:end] in folders:
+            return path[:end]
+        end = path.rfind("/", 0, end)
+    return "" if "" in folders else None

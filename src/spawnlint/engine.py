@@ -3,19 +3,28 @@ happen after, in suppress.py and report/."""
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import stat
 import traceback
-from concurrent.futures import ProcessPoolExecutor, TimeoutError
-from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from spawnlint.cache import ParseCache
 from spawnlint.config import Settings
 from spawnlint.discover import Discovery, SourceFile, discover
-from spawnlint.model import Diagnostic, FileKind, Finding, ParsedFile, Problem, Project
+from spawnlint.model import (
+    Diagnostic,
+    FileKind,
+    Finding,
+    ParsedFile,
+    Problem,
+    Project,
+    Suppressions,
+)
+from spawnlint.parallel import cores, map_isolated, parse_markdown_many
 from spawnlint.parse import decode, parse_text, python_could_spawn
+from spawnlint.parse.prefilter import needs_full_parse
+from spawnlint.parse.rule_sentence import is_rule_sentence
 from spawnlint.parse.spawn_syntax import TooComplex
 from spawnlint.project import build_project
 from spawnlint.rules import RULES, stamp
@@ -27,58 +36,87 @@ class Result:
     diagnostics: tuple[Diagnostic, ...]
 
 
-def lint(root: Path, settings: Settings) -> Result:
+def lint(root: Path, settings: Settings, use_cache: bool = True) -> Result:
     discovery = discover(root, settings.exclude)
-    parsed = parse_all(discovery, settings)
+    cache = ParseCache.open(root, settings) if use_cache else None
+    parsed = parse_all(discovery, settings, cache)
+    if cache is not None:
+        cache.save()
     project = build_project(discovery, parsed, settings)
     return Result(project, run_rules(project, settings))
 
 
-def parse_all(discovery: Discovery, settings: Settings) -> dict[str, ParsedFile]:
+def parse_all(
+    discovery: Discovery, settings: Settings, cache: ParseCache | None = None
+) -> dict[str, ParsedFile]:
+    """Every file's parse: from the cache when its bytes are known, else parsed (markdown in a
+    process pool when there is much of it, Python in isolation)."""
     parsed: dict[str, ParsedFile] = {}
+    markdown: list[tuple[SourceFile, bytes]] = []
     python: list[tuple[str, str]] = []
+    keys: dict[str, str] = {}
     for source in discovery.files:
-        result = parse_source(discovery.root, source, settings)
-        if isinstance(result, str):
+        data = read_source(discovery.root, source, settings)
+        if isinstance(data, ParsedFile):
+            parsed[source.path] = data
+            continue
+        if cache is not None:
+            keys[source.path] = cache.key(source, data)
+            hit = cache.get(keys[source.path], source.path)
+            if hit is not None:
+                parsed[source.path] = hit
+                continue
+        if source.kind is not FileKind.PYTHON:
+            markdown.append((source, data))
+            continue
+        result = parse_data(source, data, settings)
+        if isinstance(result, ParsedFile):
+            _fresh(parsed, result, cache, keys)
+        elif isinstance(result, str):
             python.append((source.path, result))
-        elif result is not None:
-            parsed[source.path] = result
-    parsed.update(parse_python_isolated(python, settings.spawn_callables))
+    for result in [
+        *parse_markdown_many(markdown, settings).values(),
+        *parse_python_isolated(python, settings.spawn_callables).values(),
+    ]:
+        _fresh(parsed, result, cache, keys)
     return dict(sorted(parsed.items()))
+
+
+def _fresh(
+    parsed: dict[str, ParsedFile], result: ParsedFile, cache: ParseCache | None, keys: dict[str, str]
+) -> None:
+    parsed[result.path] = result
+    if cache is not None:
+        cache.put(keys[result.path], result)
 
 
 def parse_python_isolated(jobs: list[tuple[str, str]], callables: tuple[str, ...]) -> dict[str, ParsedFile]:
     """Parse Python files in a child process: libcst's native parser can kill the process that
-    runs it (a segmentation fault on, say, a chain of 8,000 `+`). A file that kills the child,
-    or outlasts the timeout, is SL000 and the rest are parsed in a fresh one. libcst is never
-    imported here."""
-    results: dict[str, ParsedFile] = {}
-    pool: ProcessPoolExecutor | None = None
+    runs it (a segmentation fault on, say, a chain of 8,000 `+`). A file that kills its child,
+    or outlasts the timeout, is SL000 and the rest are parsed in a fresh one; with many files,
+    one child per core. libcst is never imported here."""
+    workers = cores() if len(jobs) >= _PYTHON_PARALLEL else 1
+    items = [(path, text, callables) for path, text in jobs]
+    parsed = map_isolated(_parse_python_job, items, _PYTHON_TIMEOUT, _python_failed, workers)
+    return {p.path: p for p in parsed}
+
+
+def _python_failed(job: tuple[str, str, tuple[str, ...]], why: str) -> ParsedFile:
+    return internal_error(job[0], FileKind.PYTHON, f"the Python parser {why} on this file")
+
+
+def _parse_python_job(job: tuple[str, str, tuple[str, ...]]) -> ParsedFile:
     try:
-        for path, text in jobs:
-            pool = pool or ProcessPoolExecutor(max_workers=1, mp_context=_CONTEXT)
-            try:
-                results[path] = pool.submit(_parse_python, path, text, callables).result(
-                    timeout=_PYTHON_TIMEOUT
-                )
-            except (BrokenProcessPool, TimeoutError) as exc:
-                why = "took too long" if isinstance(exc, TimeoutError) else "crashed"
-                results[path] = internal_error(path, FileKind.PYTHON, f"the Python parser {why} on this file")
-                _discard(pool)
-                pool = None
-            except Exception as exc:  # noqa: BLE001 - a fault in one file's parse costs only that file
-                results[path] = internal_error(path, FileKind.PYTHON, _fault(exc), traceback.format_exc())
-    finally:
-        if pool is not None:
-            pool.shutdown(wait=True)
-    return results
+        return _parse_python(*job)
+    except Exception as exc:  # noqa: BLE001 - a fault in one file's parse costs only that file
+        return internal_error(job[0], FileKind.PYTHON, _fault(exc), traceback.format_exc())
 
 
+# Each child imports libcst (~140 ms): a second child pays off only with some files to share.
+_PYTHON_PARALLEL = 16
 # libcst is quadratic on long operator chains (8,000 `+` terms: 18 s, then a crash); a
 # pre-commit hook must not hang on one generated file.
 _PYTHON_TIMEOUT = 30.0
-# fork is cheap and needs no re-import; where it does not exist, the platform default.
-_CONTEXT = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
 
 
 def _parse_python(path: str, text: str, callables: tuple[str, ...]) -> ParsedFile:
@@ -87,37 +125,52 @@ def _parse_python(path: str, text: str, callables: tuple[str, ...]) -> ParsedFil
     return parse_python(path, text, callables)
 
 
-def _discard(pool: ProcessPoolExecutor) -> None:
-    for process in list(getattr(pool, "_processes", {}).values()):
-        process.kill()
-    pool.shutdown(wait=False, cancel_futures=True)
-
-
-def parse_source(root: Path, source: SourceFile, settings: Settings) -> ParsedFile | str | None:
-    """The parsed file; for a Python file that could spawn, its text (parsed in isolation)."""
+def read_source(root: Path, source: SourceFile, settings: Settings) -> bytes | ParsedFile:
+    """The file's bytes, or its SL002 when it cannot be read."""
+    full = os.path.join(root, source.path)  # not pathlib: two Path objects a file cost 0.1 s in 10,000
     try:
-        status = os.stat(root / source.path)
+        status = os.stat(full)
         if not stat.S_ISREG(status.st_mode):
             return _unreadable(source, "is not a regular file; not read")  # a FIFO would block
         if status.st_size > settings.max_file_bytes:
             why = f"is {status.st_size} bytes, over the {settings.max_file_bytes}-byte cap; not checked"
             return _unreadable(source, why)
-        with open(root / source.path, "rb") as handle:
-            data = handle.read(settings.max_file_bytes + 1)
+        with open(full, "rb") as handle:
+            # read(cap + 1) would allocate 2 MiB a file; a file that grew since stat reads on
+            data = handle.read(status.st_size + 1)
+            if len(data) > status.st_size:
+                data += handle.read(settings.max_file_bytes + 1 - len(data))
+            return data
     except OSError as exc:
         why = exc.strerror or type(exc).__name__
         return _unreadable(source, f"cannot be read ({why})")
+
+
+def parse_data(source: SourceFile, data: bytes, settings: Settings) -> ParsedFile | str | None:
+    """The parsed file from its bytes; for a Python file that could spawn, its text."""
     text, problem = decode(source.path, data, settings.max_file_bytes)
     if text is None:
         return ParsedFile(source.path, source.kind, problems=(problem,) if problem else ())
     if source.kind is FileKind.PYTHON:
         return text if python_could_spawn(text, settings.spawn_callables) else None
+    custom = settings.no_name_rule.pattern is not None
+    body = needs_full_parse(data, custom)
+    return parse_markdown(source, text, body, all_sentences=custom)
+
+
+def parse_markdown(
+    source: SourceFile, text: str, body: bool = True, all_sentences: bool = True
+) -> ParsedFile:
+    """The parsed markdown file. Unless a custom rule pattern may match any sentence
+    (`all_sentences`), only the sentences the default rule matcher could accept are kept:
+    a tenth of the size, to cache and to load."""
     try:
-        return parse_text(source.path, text, source.kind)
+        parsed = parse_text(source.path, text, source.kind, body, all_sentences)
     except TooComplex as exc:
         return _unreadable(source, str(exc).removeprefix("file "))
     except Exception as exc:  # noqa: BLE001 - a bug of ours must not cost the user the rest of the project
         return internal_error(source.path, source.kind, _fault(exc), traceback.format_exc())
+    return _compact(parsed, all_sentences)
 
 
 def internal_error(path: str, kind: FileKind, what: str, detail: str = "") -> ParsedFile:
@@ -130,6 +183,23 @@ def _fault(exc: BaseException) -> str:
     text = " ".join(str(exc).split())
     text = text[:120] + "..." if len(text) > 120 else text
     return f"internal error while parsing: {type(exc).__name__}" + (f": {text}" if text else "")
+
+
+_NO_SUPPRESSIONS = Suppressions()
+
+
+def _compact(parsed: ParsedFile, all_sentences: bool) -> ParsedFile:
+    """Only what later stages read, to keep the cache small and quick to load: sentences the
+    rule matcher could accept (all of them when a custom pattern may match any), sections only
+    where a site needs one, and one shared empty Suppressions."""
+    sentences = parsed.sentences
+    if not all_sentences:
+        sentences = tuple(s for s in sentences if is_rule_sentence(s.text, require_mechanism=False))
+    suppressions = parsed.suppressions
+    if not suppressions.comments:
+        suppressions = _NO_SUPPRESSIONS
+    sections = parsed.sections if parsed.sites else ()
+    return replace(parsed, sentences=sentences, sections=sections, suppressions=suppressions)
 
 
 def _unreadable(source: SourceFile, why: str) -> ParsedFile:

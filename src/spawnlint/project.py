@@ -132,9 +132,11 @@ def _agent_path_parts(source: SourceFile) -> tuple[list[str], str]:
 
 def _index(agents: list[tuple[Agent, set[str]]]) -> dict[str, tuple[Agent, ...]]:
     index: dict[str, list[Agent]] = defaultdict(list)
+    seen: set[tuple[str, Agent]] = set()  # a set, not a list scan: a bare name shared by many
     for agent, aliases in agents:
         for alias in sorted(aliases):
-            if agent not in index[alias]:
+            if (alias, agent) not in seen:
+                seen.add((alias, agent))
                 index[alias].append(agent)
     return {k: tuple(v) for k, v in index.items()}
 

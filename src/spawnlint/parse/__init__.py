@@ -4,7 +4,7 @@ affect it. Bad input becomes a problem (SL001/SL002) on the parsed file, never a
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from spawnlint.model import (
     AgentRecord,
@@ -20,8 +20,12 @@ from spawnlint.model import (
     UnitFrontmatter,
 )
 from spawnlint.parse.frontmatter import Frontmatter, parse_tool_list, split_frontmatter
+from spawnlint.parse.prefilter import may_spawn
 from spawnlint.parse.send_message import mentions_send_message_tool
 from spawnlint.parse.spawn_syntax import as_written, classify, split_lines
+
+if TYPE_CHECKING:
+    from spawnlint.parse.markdown import MarkdownFacts
 
 _SUPPRESS_MD = re.compile(r"<!--\s*spawnlint:\s*(ignore-file|ignore)(?:\[([^\]]*)\])?\s*-->")
 _SUPPRESS_HASH = re.compile(r"#\s*spawnlint:\s*(ignore-file|ignore)(?:\[([^\]]*)\])?")
@@ -57,9 +61,12 @@ def decode(path: str, data: bytes, max_bytes: int) -> tuple[str | None, Problem 
     return text, None
 
 
-def parse_text(path: str, text: str, kind: FileKind) -> ParsedFile:
-    from spawnlint.parse.markdown import analyse
-
+def parse_text(
+    path: str, text: str, kind: FileKind, body: bool = True, all_sentences: bool = True
+) -> ParsedFile:
+    """The facts of a markdown file; with `body` false (the prefilter found no word a spawn,
+    a report instruction or a rule sentence needs) only its frontmatter and suppressions;
+    without `all_sentences` (no custom rule pattern) only the sentences of blocks with such words."""
     lines = split_lines(text)
     frontmatter, body_start = split_frontmatter(lines)
     problems: list[Problem] = []
@@ -69,9 +76,13 @@ def parse_text(path: str, text: str, kind: FileKind) -> ParsedFile:
     read = frontmatter is not None and _frontmatter_is_read(path, kind, frontmatter)
     if frontmatter is not None and read:
         problems.extend(_frontmatter_problems(path, frontmatter))
-    facts = analyse(path, lines, body_start)
+    # The file-level prefilter read the frontmatter too (`tools: SendMessage`); only the body
+    # can hold what the full parse finds.
+    body = body and (all_sentences or may_spawn("\n".join(lines[body_start:])))
+    facts = _body_facts(path, lines, body_start, all_sentences) if body else None
     if frontmatter is not None and kind is FileKind.AGENT:
-        agent = _agent(path, frontmatter, facts.mentions_send_message, facts.report_lines, problems)
+        mentions, reports = (facts.mentions_send_message, facts.report_lines) if facts else (False, ())
+        agent = _agent(path, frontmatter, mentions, reports, problems)
     if frontmatter is not None and read and kind in (FileKind.COMMAND, FileKind.SKILL):
         unit_fm = UnitFrontmatter(
             _tools(path, frontmatter, ("disallowed-tools", "disallowedTools"), problems)
@@ -82,9 +93,9 @@ def parse_text(path: str, text: str, kind: FileKind) -> ParsedFile:
         kind=kind,
         agents=(agent,) if agent else (),
         unit_frontmatter=unit_fm,
-        sites=tuple(fork) + facts.sites,
-        sentences=facts.sentences,
-        sections=facts.sections,
+        sites=tuple(fork) + (facts.sites if facts else ()),
+        sentences=facts.sentences if facts else (),
+        sections=facts.sections if facts else (),
         suppressions=suppressions(lines, markdown=True, hash_comments_until=body_start),
         problems=tuple(problems),
     )
@@ -101,6 +112,12 @@ def parse_agent_definition(path: str, text: str) -> ParsedFile:
     mentions = mentions_send_message_tool("\n".join(lines[body_start:]))
     agent = _agent(path, frontmatter, mentions, (), [])
     return ParsedFile(path, FileKind.AGENT, agents=(agent,) if agent else ())
+
+
+def _body_facts(path: str, lines: list[str], body_start: int, all_sentences: bool) -> MarkdownFacts:
+    from spawnlint.parse.markdown import analyse  # markdown-it, only for files that need it
+
+    return analyse(path, lines, body_start, all_sentences)
 
 
 def _frontmatter_is_read(path: str, kind: FileKind, frontmatter: Frontmatter) -> bool:

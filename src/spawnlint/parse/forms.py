@@ -8,6 +8,7 @@ from bisect import bisect_right
 
 from spawnlint.model import Param, Section, Sentence, SpawnSite, ValueKind, section_of
 from spawnlint.parse.counter import example_lines
+from spawnlint.parse.prefilter import hot_lines
 from spawnlint.parse.prose import bullet_reference, find_prose_spawns, spawn_lead, team_verb, teammate_names
 from spawnlint.parse.rule_sentence import is_rule_sentence
 from spawnlint.parse.send_message import mentions_send_message_tool
@@ -97,24 +98,25 @@ _NEGATED_VALUE = re.compile(
 )
 
 
-def find_sites(structure: Structure) -> list[RawSite]:
+def find_sites(structure: Structure, hot: list[Block] | None = None) -> list[RawSite]:
     sites: list[RawSite] = []
     claimed: set[int] = set()  # 0-based lines already holding a structured site's parameters
-    for block in structure.blocks:
+    hot = hot_blocks(structure) if hot is None else hot  # every form needs a prefilter word in its block
+    for block in hot:
         sites.extend(_structured_sites(structure, block, claimed))
     for lead, items in structure.leads:
         site = _param_bullets(structure, lead, items, claimed)
         sites.extend(site)
-    for block in structure.blocks:
+    for block in hot:
         if block.kind == "paragraph":
             sites.extend(_table_sites(structure, block, claimed))
-    for block in structure.blocks:
+    for block in hot:
         if block.kind == "paragraph":
             sites.extend(_inline_param_sites(structure, block, claimed))
     structured_lines = {s.line for s in sites}
     for block in _leads_of(structure, structured_lines):
         claimed.update(range(block.start, block.end))
-    sites.extend(_prose_sites(structure, claimed))
+    sites.extend(_prose_sites(structure, claimed, set(hot)))
     return sites
 
 
@@ -128,6 +130,12 @@ _EXAMPLE_LEAD = re.compile(
     r"|tell\s+claude|ask\s+claude|natural\s+language)\b",
     re.IGNORECASE,
 )
+
+
+def hot_blocks(structure: Structure) -> list[Block]:
+    """The blocks that hold a word some recogniser needs; no site can stand in the others."""
+    hot = hot_lines(structure.lines)
+    return [b for b in structure.blocks if any(j in hot for j in range(b.start, b.end))]
 
 
 def _prose_blocks(structure: Structure) -> list[Block]:
@@ -176,7 +184,7 @@ def _leads_of(structure: Structure, site_lines: set[int]) -> list[Block]:
     return leads
 
 
-def _prose_sites(structure: Structure, claimed: set[int]) -> list[RawSite]:
+def _prose_sites(structure: Structure, claimed: set[int], hot: set[Block]) -> list[RawSite]:
     """F7 lists, then F6/F8 sentences, in text outside the structured sites."""
     lines = structure.lines
     sites: list[RawSite] = []
@@ -192,7 +200,7 @@ def _prose_sites(structure: Structure, claimed: set[int]) -> list[RawSite]:
             sites.extend(found)
             claimed.update(range(lead.start, lead.end))
             claimed.update(line for a, b in items for line in range(a, b))
-    for block in _prose_blocks(structure):
+    for block in (b for b in _prose_blocks(structure) if b in hot):
         for sentence in block_sentences(structure, block):
             if any(
                 j - 1 in claimed or j - 1 in examples for j in range(sentence.line, sentence.end_line + 1)

@@ -12,7 +12,7 @@ from markdown_it.token import Token
 
 from spawnlint.model import Section, Sentence, SpawnSite
 from spawnlint.parse.counter import is_counter_example
-from spawnlint.parse.forms import find_sites, to_site
+from spawnlint.parse.forms import find_sites, hot_blocks, to_site
 from spawnlint.parse.send_message import mentions_send_message_tool, report_lines
 from spawnlint.parse.spans import with_removals
 from spawnlint.parse.text import HEADING_IN_TEXT, Block, Structure, block_sentences
@@ -30,12 +30,15 @@ class MarkdownFacts:
     report_lines: tuple[tuple[int, int], ...]
 
 
-def analyse(path: str, lines: list[str], body_start: int) -> MarkdownFacts:
-    """Everything the markdown body (lines from `body_start`, 0-based) says."""
+def analyse(path: str, lines: list[str], body_start: int, all_sentences: bool = True) -> MarkdownFacts:
+    """Everything the markdown body (lines from `body_start`, 0-based) says. Without
+    `all_sentences`, only the sentences of blocks that could hold a no-name rule sentence of the
+    default matcher (it needs agent, task or spawn)."""
     blanked = [""] * body_start + lines[body_start:]
     structure = build_structure(blanked)
     sections = sections_of(structure)
-    raw_sites = find_sites(structure)
+    hot = hot_blocks(structure)
+    raw_sites = find_sites(structure, hot)
     told: dict[Section | None, bool] = {}  # per section: does it name the SendMessage tool?
     tops = list(structure.tops)
     sites = tuple(
@@ -46,7 +49,7 @@ def analyse(path: str, lines: list[str], body_start: int) -> MarkdownFacts:
     body = "\n".join(blanked)
     return MarkdownFacts(
         sites=tuple(sorted(sites, key=lambda s: (s.line, s.column))),
-        sentences=tuple(sentences_of(structure)),
+        sentences=tuple(sentences_of(structure, None if all_sentences else hot)),
         sections=sections,
         mentions_send_message=mentions_send_message_tool(body),
         report_lines=report_lines(structure),
@@ -132,5 +135,7 @@ def sections_of(structure: Structure) -> tuple[Section, ...]:
     return tuple(sections)
 
 
-def sentences_of(structure: Structure) -> list[Sentence]:
-    return [s for block in structure.blocks for s in block_sentences(structure, block)]
+def sentences_of(structure: Structure, only: list[Block] | None = None) -> list[Sentence]:
+    """The sentences of every block, or of the blocks in `only`."""
+    blocks = structure.blocks if only is None else only
+    return [s for block in blocks for s in block_sentences(structure, block)]

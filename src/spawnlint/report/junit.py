@@ -5,7 +5,6 @@ no findings, so a CI's test view shows every rule."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from xml.sax.saxutils import escape, quoteattr
 
 from spawnlint.model import Diagnostic, Severity
 from spawnlint.report.safe import escape_controls
@@ -15,11 +14,11 @@ from spawnlint.rules import RULES
 def _text(text: str) -> str:
     # XML 1.0 cannot hold most control characters at all, even as references; and a newline from
     # a path could start a CI log line with `::command::`.
-    return escape(escape_controls(text))
+    return escape_controls(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def _attr(text: str) -> str:
-    return quoteattr(escape_controls(text))
+    return '"' + _text(text).replace('"', "&quot;") + '"'
 
 
 def render(diagnostics: Sequence[Diagnostic], root: str) -> str:

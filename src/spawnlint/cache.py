@@ -1,0 +1,115 @@
+"""The parse cache: per-file parse results keyed on a hash of the file's bytes, its path and kind,
+the spawnlint version and the settings that affect parsing; one pack file per project root."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import sys
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+
+from spawnlint import __version__
+from spawnlint.config import Settings
+from spawnlint.discover import SourceFile
+from spawnlint.model import ParsedFile
+
+_FORMAT = 1  # bump when the pack layout changes
+
+
+def cache_dir() -> Path:
+    """$SPAWNLINT_CACHE_DIR, else the platform's user cache folder."""
+    explicit = os.environ.get("SPAWNLINT_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    home = Path.home()
+    if sys.platform == "win32":
+        local = os.environ.get("LOCALAPPDATA")
+        return (Path(local) if local else home / "AppData" / "Local") / "spawnlint" / "Cache"
+    if sys.platform == "darwin":
+        return home / "Library" / "Caches" / "spawnlint"
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg and os.path.isabs(xdg) else home / ".cache") / "spawnlint"
+
+
+def settings_fingerprint(settings: Settings) -> bytes:
+    """The settings a per-file parse depends on; any other setting leaves the cache valid."""
+    affecting = (settings.spawn_callables, settings.max_file_bytes, settings.no_name_rule.pattern is not None)
+    return repr(affecting).encode()
+
+
+class ParseCache:
+    """Loaded once per run, written once at its end (to a temporary file, then renamed over the
+    pack: concurrent runs never see a torn file, the last writer wins). An unreadable or corrupt
+    pack, or an entry of the wrong shape, counts as a miss."""
+
+    def __init__(self, pack: Path, salt: bytes, entries: Mapping[str, ParsedFile]) -> None:
+        self._pack = pack
+        self._salt = salt
+        self._old = entries
+        self._used: dict[str, ParsedFile] = {}
+        self._dirty = False
+
+    @classmethod
+    def open(cls, root: Path, settings: Settings, folder: Path | None = None) -> ParseCache:
+        folder = folder or cache_dir()
+        where = hashlib.blake2b(str(root.resolve()).encode(), digest_size=12).hexdigest()
+        pack = folder / f"{where}.pack"
+        salt = b"\0".join((str(_FORMAT).encode(), __version__.encode(), settings_fingerprint(settings)))
+        return cls(pack, salt, _load(pack, salt))
+
+    def key(self, source: SourceFile, data: bytes) -> str:
+        digest = hashlib.blake2b(self._salt, digest_size=20)
+        digest.update(
+            b"\0" + source.path.encode("utf-8", "surrogateescape") + b"\0" + source.kind.value.encode()
+        )
+        digest.update(b"\0" + data)
+        return digest.hexdigest()
+
+    def get(self, key: str, path: str) -> ParsedFile | None:
+        entry = self._old.get(key)
+        if not isinstance(entry, ParsedFile) or entry.path != path:
+            return None
+        self._used[key] = entry
+        return entry
+
+    def put(self, key: str, parsed: ParsedFile) -> None:
+        self._used[key] = parsed
+        self._dirty = True
+
+    def save(self) -> None:
+        """Write the entries of this run (stale ones dropped) when anything changed."""
+        if not self._dirty and len(self._used) == len(self._old):
+            return
+        try:
+            self._pack.parent.mkdir(parents=True, exist_ok=True)
+            handle, temp = tempfile.mkstemp(dir=self._pack.parent, prefix=".pack-", suffix=".tmp")
+            try:
+                with os.fdopen(handle, "wb") as out:
+                    pickle.dump((self._salt, self._used), out, protocol=pickle.HIGHEST_PROTOCOL)
+                os.replace(temp, self._pack)
+            except BaseException:
+                os.unlink(temp)
+                raise
+        except OSError:
+            return  # a read-only or full cache folder costs speed, never the run
+
+
+def _load(pack: Path, salt: bytes) -> Mapping[str, ParsedFile]:
+    try:
+        with open(pack, "rb") as handle:
+            stored = pickle.load(handle)
+    except FileNotFoundError:
+        return {}
+    except Exception:  # noqa: BLE001 - a corrupt pack can raise anything from unpickling; it is a miss
+        return {}
+    if (
+        not isinstance(stored, tuple)
+        or len(stored) != 2
+        or stored[0] != salt
+        or not isinstance(stored[1], dict)
+    ):
+        return {}
+    return stored[1]

@@ -1,0 +1,176 @@
+"""The parse cache: hits on unchanged bytes, misses on changed bytes or parse settings, ignores a
+corrupt pack, survives concurrent writers, stays out of the way with --no-cache."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import pickle
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli, write_project
+from spawnlint import engine
+from spawnlint.cache import ParseCache, cache_dir
+from spawnlint.config import Settings
+from spawnlint.engine import lint
+from spawnlint.model import Diagnostic
+
+AGENT = "---\nname: critic\ndescription: d\ntools: Read\n---\nReview.\n"
+COMMAND = 'Use the Agent tool with `subagent_type: "critic"`, `name: "c1"`.\n'
+HOOK = 'Agent(subagent_type="critic", name="h", prompt="p")\n'
+
+
+@pytest.fixture
+def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("SPAWNLINT_CACHE_DIR", str(tmp_path / "cache"))
+    files: dict[str, str | bytes] = {"agents/critic.md": AGENT, "commands/a.md": COMMAND, "hook.py": HOOK}
+    return write_project(tmp_path / "proj", files)
+
+
+def _packs(tree: Path) -> list[Path]:
+    return sorted((tree.parent / "cache").glob("*"))
+
+
+def _count_parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    parsed: list[str] = []
+    real_data, real_python = engine.parse_data, engine.parse_python_isolated
+
+    def data(source: object, *args: object, **kw: object) -> object:
+        parsed.append(source.path)  # type: ignore[attr-defined]
+        return real_data(source, *args, **kw)  # type: ignore[arg-type]
+
+    def python(jobs: list[tuple[str, str]], callables: tuple[str, ...]) -> object:
+        return real_python(jobs, callables)
+
+    monkeypatch.setattr(engine, "parse_data", data)
+    monkeypatch.setattr(engine, "parse_python_isolated", python)
+    return parsed
+
+
+def _lint(root: Path, settings: Settings | None = None) -> tuple[Diagnostic, ...]:
+    return lint(root, settings or Settings()).diagnostics
+
+
+def test_a_second_run_parses_nothing_and_finds_the_same(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    first = _lint(tree)
+    assert {d.path for d in first} == {"commands/a.md", "hook.py"}
+    parsed = _count_parses(monkeypatch)
+    assert _lint(tree) == first
+    assert parsed == []
+    assert len(_packs(tree)) == 1
+
+
+def test_a_changed_file_alone_is_parsed_again(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _lint(tree)
+    (tree / "commands/a.md").write_text(COMMAND.replace("c1", "c2"), "utf-8")
+    parsed = _count_parses(monkeypatch)
+    found = _lint(tree)
+    assert parsed == ["commands/a.md"]
+    assert any('"c2"' in d.message for d in found)
+
+
+def test_settings_that_affect_parsing_are_part_of_the_key(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _lint(tree)
+    parsed = _count_parses(monkeypatch)
+    _lint(tree, Settings(strict=True, ignore=("SL201",)))  # reporting settings leave it valid
+    assert parsed == []
+    _lint(tree, Settings(spawn_callables=("Agent", "Task", "spawn_agent")))
+    assert sorted(parsed) == ["agents/critic.md", "commands/a.md", "hook.py"]
+
+
+@pytest.mark.parametrize(
+    "garbage",
+    [
+        b"",
+        b"not a pickle at all",
+        pickle.dumps({"a": 1})[:-3],
+        pickle.dumps(("wrong salt", {})),
+        pickle.dumps([1, 2, 3]),
+    ],
+    ids=["empty", "text", "truncated", "other-salt", "other-shape"],
+)
+def test_a_corrupt_pack_is_ignored_and_replaced(tree: Path, garbage: bytes) -> None:
+    expected = lint(tree, Settings(), use_cache=False).diagnostics
+    _lint(tree)
+    (pack,) = _packs(tree)
+    pack.write_bytes(garbage)
+    assert _lint(tree) == expected
+    assert pack.read_bytes() != garbage
+
+
+def test_entries_of_the_wrong_type_or_path_are_misses(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    expected = _lint(tree)
+    (pack,) = _packs(tree)
+    salt, entries = pickle.loads(pack.read_bytes())
+    keys = list(entries)
+    entries[keys[0]] = "not a parsed file"
+    entries[keys[1]] = entries[keys[2]]  # a parse result stored under another file's key
+    pack.write_bytes(pickle.dumps((salt, entries)))
+    parsed = _count_parses(monkeypatch)
+    assert _lint(tree) == expected
+    assert len(parsed) == 2
+
+
+def test_no_cache_neither_reads_nor_writes(tree: Path) -> None:
+    run = run_cli("check", "--root", str(tree), "--no-cache", "--output-format", "json")
+    assert run.code == 1 and _packs(tree) == []
+    run_cli("check", "--root", str(tree), "--output-format", "json")
+    (pack,) = _packs(tree)
+    pack.write_bytes(b"junk")
+    again = run_cli("check", "--root", str(tree), "--no-cache", "--output-format", "json")
+    assert again.out == run.out and pack.read_bytes() == b"junk"
+
+
+def test_an_unwritable_cache_folder_costs_nothing_but_speed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("a file where the cache folder would be")
+    monkeypatch.setenv("SPAWNLINT_CACHE_DIR", str(blocker / "cache"))
+    root = write_project(tmp_path / "proj", {"agents/critic.md": AGENT, "commands/a.md": COMMAND})
+    assert sorted(d.code for d in _lint(root)) == ["SL101", "SL201"]
+
+
+def _lint_in_child(root: str) -> None:
+    lint(Path(root), Settings())
+
+
+def test_concurrent_runs_leave_one_whole_pack(tree: Path) -> None:
+    for n in range(20):
+        (tree / f"commands/c{n}.md").write_text(COMMAND.replace("c1", f"x{n}"), "utf-8")
+    context = multiprocessing.get_context("spawn")
+    children = [context.Process(target=_lint_in_child, args=(str(tree),)) for _ in range(4)]
+    for child in children:
+        child.start()
+    for child in children:
+        child.join(60)
+    assert [c.exitcode for c in children] == [0, 0, 0, 0]
+    (pack,) = _packs(tree)  # no temporary file left behind
+    cache = ParseCache.open(tree, Settings())
+    assert len(cache._old) == 23
+
+
+def test_cache_dir_follows_the_platform(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("SPAWNLINT_CACHE_DIR")
+    monkeypatch.setattr(Path, "home", classmethod(lambda cls: tmp_path))
+    cases: list[tuple[str, dict[str, str], Callable[[], Path]]] = [
+        ("linux", {"XDG_CACHE_HOME": "/xdg"}, lambda: Path("/xdg/spawnlint")),
+        ("linux", {"XDG_CACHE_HOME": "relative"}, lambda: tmp_path / ".cache" / "spawnlint"),
+        ("darwin", {}, lambda: tmp_path / "Library" / "Caches" / "spawnlint"),
+        ("win32", {"LOCALAPPDATA": "C:/Local"}, lambda: Path("C:/Local") / "spawnlint" / "Cache"),
+    ]
+    for platform, env, expected in cases:
+        monkeypatch.setattr(sys, "platform", platform)
+        for key in ("XDG_CACHE_HOME", "LOCALAPPDATA"):
+            monkeypatch.delenv(key, raising=False)
+        for key, value in env.items():
+            monkeypatch.setenv(key, value)
+        assert cache_dir() == expected()
+    monkeypatch.setenv("SPAWNLINT_CACHE_DIR", os.fspath(tmp_path / "mine"))
+    assert cache_dir() == tmp_path / "mine"
