@@ -174,3 +174,24 @@ def test_cache_dir_follows_the_platform(monkeypatch: pytest.MonkeyPatch, tmp_pat
         assert cache_dir() == expected()
     monkeypatch.setenv("SPAWNLINT_CACHE_DIR", os.fspath(tmp_path / "mine"))
     assert cache_dir() == tmp_path / "mine"
+
+
+class _RunsACommand:
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (os.system, (f"touch {self.marker}",))
+
+
+def test_a_pack_that_would_run_code_is_a_miss_and_runs_nothing(tree: Path, tmp_path: Path) -> None:
+    """Anyone who can write the cache folder (a CI cache restored from a pull request) must not
+    be able to run code through it: only spawnlint's model classes unpickle."""
+    expected = _lint(tree)
+    (pack,) = _packs(tree)
+    salt, entries = pickle.loads(pack.read_bytes())
+    marker = tmp_path / "pwned"
+    entries[next(iter(entries))] = _RunsACommand(marker)
+    pack.write_bytes(pickle.dumps((salt, entries)))
+    assert _lint(tree) == expected
+    assert not marker.exists()

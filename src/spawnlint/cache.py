@@ -10,8 +10,9 @@ import sys
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
-from spawnlint import __version__
+from spawnlint import __version__, model
 from spawnlint.config import Settings
 from spawnlint.discover import SourceFile
 from spawnlint.model import ParsedFile
@@ -97,10 +98,30 @@ class ParseCache:
             return  # a read-only or full cache folder costs speed, never the run
 
 
+class _ModelOnly(pickle.Unpickler):
+    """Unpickles the parse records and nothing else. A pack is data, but pickle can name any
+    callable; someone who can write the cache folder (a CI cache restored from a pull request)
+    must not be able to run code through it, so only spawnlint's model classes resolve."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        if module == "spawnlint.model" and name in _MODEL_CLASSES:
+            return _MODEL_CLASSES[name]
+        if module == "builtins" and name in ("frozenset", "set"):
+            return frozenset if name == "frozenset" else set
+        raise pickle.UnpicklingError(f"{module}.{name} is not a cache record")
+
+
+_MODEL_CLASSES = {
+    name: value
+    for name, value in vars(model).items()
+    if isinstance(value, type) and value.__module__ == model.__name__
+}
+
+
 def _load(pack: Path, salt: bytes) -> Mapping[str, ParsedFile]:
     try:
         with open(pack, "rb") as handle:
-            stored = pickle.load(handle)
+            stored = _ModelOnly(handle).load()
     except FileNotFoundError:
         return {}
     except Exception:  # noqa: BLE001 - a corrupt pack can raise anything from unpickling; it is a miss
