@@ -107,11 +107,11 @@ def test_a_corrupt_pack_is_ignored_and_replaced(tree: Path, garbage: bytes) -> N
 def test_entries_of_the_wrong_type_or_path_are_misses(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     expected = _lint(tree)
     (pack,) = _packs(tree)
-    salt, entries = pickle.loads(pack.read_bytes())
+    salt, entries, stats = pickle.loads(pack.read_bytes())
     keys = list(entries)
     entries[keys[0]] = "not a parsed file"
     entries[keys[1]] = entries[keys[2]]  # a parse result stored under another file's key
-    pack.write_bytes(pickle.dumps((salt, entries)))
+    pack.write_bytes(pickle.dumps((salt, entries, {})))
     parsed = _count_parses(monkeypatch)
     assert _lint(tree) == expected
     assert len(parsed) == 2
@@ -189,9 +189,45 @@ def test_a_pack_that_would_run_code_is_a_miss_and_runs_nothing(tree: Path, tmp_p
     be able to run code through it: only spawnlint's model classes unpickle."""
     expected = _lint(tree)
     (pack,) = _packs(tree)
-    salt, entries = pickle.loads(pack.read_bytes())
+    salt, entries, stats = pickle.loads(pack.read_bytes())
     marker = tmp_path / "pwned"
     entries[next(iter(entries))] = _RunsACommand(marker)
-    pack.write_bytes(pickle.dumps((salt, entries)))
+    pack.write_bytes(pickle.dumps((salt, entries, {})))
     assert _lint(tree) == expected
     assert not marker.exists()
+
+
+def test_unchanged_files_are_not_read_again(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("spawnlint.cache._RACY_NS", 0)  # the tree was written just now
+    expected = _lint(tree)
+    reads: list[str] = []
+    real = engine.read_source
+
+    def counting(root: Path, source: object, settings: Settings) -> object:
+        reads.append(source.path)  # type: ignore[attr-defined]
+        return real(root, source, settings)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(engine, "read_source", counting)
+    assert _lint(tree) == expected
+    assert reads == []
+
+
+def test_a_rewrite_that_keeps_size_and_mtime_is_still_seen(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("spawnlint.cache._RACY_NS", 0)
+    command = tree / "commands" / "a.md"
+    before = os.stat(command)
+    assert any(d.code == "SL101" and d.path == "commands/a.md" for d in _lint(tree))
+    command.write_text(COMMAND.replace('"c1"', '"c2"'))  # same size
+    os.utime(command, ns=(before.st_atime_ns, before.st_mtime_ns))  # and the old mtime
+    assert os.stat(command).st_size == before.st_size
+    found = [d for d in _lint(tree) if d.code == "SL101" and d.path == "commands/a.md"]
+    assert found and '"c2"' in found[0].message  # the change time told: the file was read again
+
+
+def test_files_written_moments_ago_are_not_trusted_by_their_stat(tree: Path) -> None:
+    _lint(tree)
+    (pack,) = _packs(tree)
+    _, _, stats = pickle.loads(pack.read_bytes())
+    assert stats == {}  # every file of the tree is younger than the clock's granularity

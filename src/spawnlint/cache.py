@@ -8,6 +8,7 @@ import os
 import pickle
 import sys
 import tempfile
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,12 @@ from spawnlint.config import Settings
 from spawnlint.discover import SourceFile
 from spawnlint.model import ParsedFile
 
-_FORMAT = 1  # bump when the pack layout changes
+_FORMAT = 2  # bump when the pack layout changes
+# A file whose stat this recent is not remembered: a write within the clock's granularity could
+# leave size and times unchanged (git's "racily clean" entries).
+_RACY_NS = 2_000_000_000
+
+StatRecord = tuple[int, int, int, int, str, str]  # size, mtime_ns, ctime_ns, inode, kind, key
 
 
 def cache_dir() -> Path:
@@ -46,12 +52,21 @@ class ParseCache:
     pack: concurrent runs never see a torn file, the last writer wins). An unreadable or corrupt
     pack, or an entry of the wrong shape, counts as a miss."""
 
-    def __init__(self, pack: Path, salt: bytes, entries: Mapping[str, ParsedFile]) -> None:
+    def __init__(
+        self,
+        pack: Path,
+        salt: bytes,
+        entries: Mapping[str, ParsedFile],
+        stats: Mapping[str, StatRecord] | None = None,
+    ) -> None:
         self._pack = pack
         self._salt = salt
         self._old = entries
         self._used: dict[str, ParsedFile] = {}
         self._dirty = False
+        self._old_stats = stats or {}
+        self._stats: dict[str, StatRecord] = {}
+        self._now_ns = time.time_ns()
 
     @classmethod
     def open(cls, root: Path, settings: Settings, folder: Path | None = None) -> ParseCache:
@@ -59,7 +74,7 @@ class ParseCache:
         where = hashlib.blake2b(str(root.resolve()).encode(), digest_size=12).hexdigest()
         pack = folder / f"{where}.pack"
         salt = b"\0".join((str(_FORMAT).encode(), __version__.encode(), settings_fingerprint(settings)))
-        return cls(pack, salt, _load(pack, salt))
+        return cls(pack, salt, *_load(pack, salt))
 
     def key(self, source: SourceFile, data: bytes) -> str:
         digest = hashlib.blake2b(self._salt, digest_size=20)
@@ -76,20 +91,36 @@ class ParseCache:
         self._used[key] = entry
         return entry
 
+    def by_stat(self, source: SourceFile, status: os.stat_result) -> ParsedFile | None:
+        """The entry of a file that has not changed since a run read and hashed it: same size,
+        modification and change times and inode (the change time cannot be set back by hand).
+        The key is still the hash of the bytes; this only spares reading them again."""
+        record = self._old_stats.get(source.path)
+        if record is None or record[:5] != (*_identity(status), source.kind.value):
+            return None
+        hit = self.get(record[5], source.path)
+        if hit is not None:
+            self._stats[source.path] = record
+        return hit
+
+    def remember(self, source: SourceFile, status: os.stat_result, key: str) -> None:
+        if self._now_ns - max(status.st_mtime_ns, status.st_ctime_ns) > _RACY_NS:
+            self._stats[source.path] = (*_identity(status), source.kind.value, key)
+
     def put(self, key: str, parsed: ParsedFile) -> None:
         self._used[key] = parsed
         self._dirty = True
 
     def save(self) -> None:
         """Write the entries of this run (stale ones dropped) when anything changed."""
-        if not self._dirty and len(self._used) == len(self._old):
+        if not self._dirty and len(self._used) == len(self._old) and self._stats == self._old_stats:
             return
         try:
             self._pack.parent.mkdir(parents=True, exist_ok=True)
             handle, temp = tempfile.mkstemp(dir=self._pack.parent, prefix=".pack-", suffix=".tmp")
             try:
                 with os.fdopen(handle, "wb") as out:
-                    pickle.dump((self._salt, self._used), out, protocol=pickle.HIGHEST_PROTOCOL)
+                    pickle.dump((self._salt, self._used, self._stats), out, protocol=pickle.HIGHEST_PROTOCOL)
                 os.replace(temp, self._pack)
             except BaseException:
                 os.unlink(temp)
@@ -118,19 +149,37 @@ _MODEL_CLASSES = {
 }
 
 
-def _load(pack: Path, salt: bytes) -> Mapping[str, ParsedFile]:
+def _identity(status: os.stat_result) -> tuple[int, int, int, int]:
+    return (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino)
+
+
+_Pack = tuple[Mapping[str, ParsedFile], Mapping[str, StatRecord]]
+
+
+def _load(pack: Path, salt: bytes) -> _Pack:
     try:
         with open(pack, "rb") as handle:
             stored = _ModelOnly(handle).load()
     except FileNotFoundError:
-        return {}
+        return {}, {}
     except Exception:  # noqa: BLE001 - a corrupt pack can raise anything from unpickling; it is a miss
-        return {}
+        return {}, {}
     if (
         not isinstance(stored, tuple)
-        or len(stored) != 2
+        or len(stored) != 3
         or stored[0] != salt
         or not isinstance(stored[1], dict)
+        or not isinstance(stored[2], dict)
     ):
-        return {}
-    return stored[1]
+        return {}, {}
+    stats = {p: r for p, r in stored[2].items() if _is_record(r)}
+    return stored[1], stats
+
+
+def _is_record(record: object) -> bool:
+    return (
+        isinstance(record, tuple)
+        and len(record) == 6
+        and all(isinstance(v, int) for v in record[:4])
+        and all(isinstance(v, str) for v in record[4:])
+    )

@@ -109,7 +109,11 @@ def _list_files(root: Path, problems: list[Problem]) -> list[str]:
     kept = []
     for path in sorted(set(listed)):
         full = os.path.join(root, path)
-        if os.path.islink(full):
+        try:
+            is_link = stat.S_ISLNK(os.lstat(full).st_mode)
+        except OSError:
+            continue  # in git's index, deleted from the work tree
+        if is_link:
             try:
                 target = os.path.realpath(full, strict=True)
             except (OSError, RuntimeError):
@@ -151,8 +155,8 @@ def _git_files(root: Path) -> list[str] | None:
         ).stdout
     except (OSError, subprocess.SubprocessError):
         return None
-    paths = [p for p in out.decode("utf-8", "surrogateescape").split("\0") if p]
-    return [p for p in paths if os.path.lexists(root / p)]
+    # listed but deleted from the work tree: _list_files drops those (one lstat a file)
+    return [p for p in out.decode("utf-8", "surrogateescape").split("\0") if p]
 
 
 def _walk(root: Path) -> list[str]:

@@ -55,13 +55,21 @@ def parse_all(
     markdown: list[tuple[SourceFile, bytes]] = []
     python: list[tuple[str, str]] = []
     keys: dict[str, str] = {}
+    root = str(discovery.root)
     for source in discovery.files:
+        status = _status(root, source) if cache is not None else None
+        known = cache.by_stat(source, status) if cache is not None and status is not None else None
+        if known is not None:
+            parsed[source.path] = known
+            continue
         data = read_source(discovery.root, source, settings)
         if isinstance(data, ParsedFile):
             parsed[source.path] = data
             continue
         if cache is not None:
             keys[source.path] = cache.key(source, data)
+            if status is not None:
+                cache.remember(source, status, keys[source.path])
             hit = cache.get(keys[source.path], source.path)
             if hit is not None:
                 parsed[source.path] = hit
@@ -80,6 +88,14 @@ def parse_all(
     ]:
         _fresh(parsed, result, cache, keys)
     return dict(sorted(parsed.items()))
+
+
+def _status(root: str, source: SourceFile) -> os.stat_result | None:
+    try:
+        status = os.stat(os.path.join(root, source.path))
+    except OSError:
+        return None
+    return status if stat.S_ISREG(status.st_mode) else None
 
 
 def _fresh(
