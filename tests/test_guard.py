@@ -100,7 +100,7 @@ def test_named_spawn_of_mute_agent_is_denied(shop: Path, tool: str) -> None:
     assert hook.code == 0 and hook.err == ""
     reason = hook.reason
     assert '`name: "critic-1"`' in reason and '"shop:critic"' in reason
-    assert "in_process_teammate" in reason and "Read, Grep, without SendMessage" in reason
+    assert "in_process_teammate" in reason and "its tools (Read, Grep) lack SendMessage" in reason
     assert "answer would be" in reason and "lost" in reason  # what would be lost
     assert f"1. Call {tool} again" in reason and "WITHOUT the `name` parameter" in reason
     assert "2. Only if you really need a named teammate" in reason and "SendMessage tool" in reason
@@ -137,7 +137,7 @@ def test_named_general_purpose_without_report_instruction_is_denied(shop: Path) 
 
 def test_named_spawn_of_a_mute_builtin_is_denied(shop: Path) -> None:
     reason = run_guard(spawn(shop, subagent_type="statusline-setup", name="s")).reason
-    assert '"statusline-setup"' in reason and "Read, Edit, without SendMessage" in reason
+    assert '"statusline-setup"' in reason and "its tools (Read, Edit) lack SendMessage" in reason
 
 
 def test_missing_subagent_type_means_general_purpose(shop: Path) -> None:

@@ -143,15 +143,6 @@ def _unknown(call: Call, status: str) -> str:
     return "not an agent of the project, the user or an installed plugin"
 
 
-def _why_mute(agent: Agent) -> str:
-    if agent.disallowed is not None and agent.disallowed.includes("SendMessage"):
-        return "its disallowedTools remove SendMessage"
-    if agent.tools is not None and not agent.tools.raw:
-        return "it has no tools at all"
-    listed = ", ".join(agent.tools.raw) if agent.tools else ""
-    return f"its tools are limited to {listed}, without SendMessage"
-
-
 def _respawn_unnamed(call: Call) -> str:
     return (
         f"1. Call {call.tool} again with the same subagent_type, description and prompt but WITHOUT"
@@ -161,11 +152,13 @@ def _respawn_unnamed(call: Call) -> str:
 
 
 def mute_reason(call: Call, agent: Agent) -> str:
+    from spawnlint.rules.return_channel import why_mute  # the rule's words, loaded only to deny
+
     return (
         f'spawnlint guard stopped this {call.tool} call: `name: "{call.name}"` spawns agent'
         f' "{agent.id}" as an in_process_teammate, not as a subagent. A teammate\'s final answer is'
         " never returned to you; only what it sends with the SendMessage tool arrives, and this agent"
-        f" cannot call SendMessage ({_why_mute(agent)}). It would do the work, its answer would be"
+        f" cannot call SendMessage ({why_mute(agent)}). It would do the work, its answer would be"
         " lost, and you would receive only an idle notification. Respawn it in one of two ways:\n"
         f"{_respawn_unnamed(call)}\n"
         "2. Only if you really need a named teammate: spawn an agent that has the SendMessage tool"

@@ -30,7 +30,7 @@ def _unname(site: SpawnSite, safe: bool) -> Fix | None:
     return Fix(site.name.removal + team, safe)
 
 
-def _why_mute(agent: Agent) -> str:
+def why_mute(agent: Agent) -> str:
     if agent.disallowed is not None and agent.disallowed.includes("SendMessage"):
         return "its disallowedTools remove SendMessage"
     if agent.tools is not None and not agent.tools.raw:
@@ -62,7 +62,7 @@ def named_spawn_mute_agent(project: Project) -> Iterator[Finding]:
             spawn.site.path,
             name.line,
             name.column,
-            f'named spawn "{name.value}" of agent "{agent.id}" cannot report: {_why_mute(agent)}.'
+            f'named spawn "{name.value}" of agent "{agent.id}" cannot report: {why_mute(agent)}.'
             " A named spawn runs as an in_process_teammate whose final answer never returns;"
             " spawn it without `name`",
             _channel_locations(agents),
@@ -102,7 +102,7 @@ def report_channel_filtered(project: Project) -> Iterator[Finding]:
             agent.path,
             line,
             column,
-            f'agent "{agent.id}" is told to report with SendMessage{also}, but {_why_mute(agent)}:'
+            f'agent "{agent.id}" is told to report with SendMessage{also}, but {why_mute(agent)}:'
             f" {_fix_channel(agent)}",
             _channel_locations((agent,)),
         )
