@@ -223,7 +223,7 @@ def _unit_of(path: str, kind: FileKind, skill_dirs: Collection[str]) -> str | No
 
 def _plugins(root: Path, paths: list[str], problems: list[Problem]) -> list[Plugin]:
     found: dict[str, str | None] = {}
-    present = set(paths)
+    folders = _folders(paths)
     for path in paths:
         if path.endswith(".claude-plugin/plugin.json") or path == ".claude-plugin/plugin.json":
             plugin_root = posixpath.dirname(posixpath.dirname(path))
@@ -232,7 +232,7 @@ def _plugins(root: Path, paths: list[str], problems: list[Problem]) -> list[Plug
         elif posixpath.basename(path) == "plugin.json" and "/.claude-plugin/" not in "/" + path:
             plugin_root = posixpath.dirname(path)
             name = _manifest_name(root, path)
-            if name and plugin_root not in found and _has_plugin_dirs(plugin_root, present):
+            if name and plugin_root not in found and _has_plugin_dirs(plugin_root, folders):
                 found[plugin_root] = name
     for path in paths:
         if path.endswith(".claude-plugin/marketplace.json") or path == ".claude-plugin/marketplace.json":
@@ -246,9 +246,20 @@ def _plugins(root: Path, paths: list[str], problems: list[Problem]) -> list[Plug
     return plugins
 
 
-def _has_plugin_dirs(plugin_root: str, present: set[str]) -> bool:
+def _folders(paths: list[str]) -> set[str]:
+    """Every folder that holds a listed file, at any depth (one pass; a test per manifest)."""
+    out: set[str] = set()
+    for path in paths:
+        folder = posixpath.dirname(path)
+        while folder and folder not in out:
+            out.add(folder)
+            folder = posixpath.dirname(folder)
+    return out
+
+
+def _has_plugin_dirs(plugin_root: str, folders: set[str]) -> bool:
     prefix = plugin_root + "/" if plugin_root else ""
-    return any(p.startswith(prefix + d + "/") for p in present for d in ("commands", "agents", "skills"))
+    return any(prefix + d in folders for d in ("commands", "agents", "skills"))
 
 
 def _read_manifest(root: Path, path: str) -> bytes | None:
