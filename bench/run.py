@@ -106,6 +106,15 @@ def has_guard(env: dict[str, str]) -> bool:
     return probe.returncode == 0
 
 
+def _a_command(root: Path) -> Path:
+    """The file the single-file run edits: a command of the tree (any markdown file if none)."""
+    for pattern in ("plugins/*/commands/*.md", "**/commands/*.md", "**/*.md"):
+        found = sorted(p for p in root.glob(pattern) if ".git" not in p.parts)
+        if found:
+            return found[0]
+    raise SystemExit(f"{root}: no markdown file to edit for the single-file run")
+
+
 def measure(root: Path, runs: int, others: dict[str, str], cache: Path) -> list[Timing]:
     env = {**os.environ, "SPAWNLINT_CACHE_DIR": str(cache)}
     py = sys.executable
@@ -124,7 +133,7 @@ def measure(root: Path, runs: int, others: dict[str, str], cache: Path) -> list[
     out.append(median_of("spawnlint check cold (--no-cache)", runs, spawnlint(*check, "--no-cache"), env=env))
     run_once(spawnlint(*check), env=env)  # fill the cache
     out.append(median_of("spawnlint check warm", runs, spawnlint(*check), env=env))
-    changed = next(iter(sorted(root.glob("plugins/*/commands/*.md"))))
+    changed = _a_command(root)
     original = changed.read_text("utf-8")
 
     def touch(i: int) -> None:
@@ -148,7 +157,10 @@ def measure(root: Path, runs: int, others: dict[str, str], cache: Path) -> list[
 def guard_latency(root: Path, runs: int, env: dict[str, str]) -> list[Timing]:
     if not has_guard(env):
         return [Timing("spawnlint guard (one call)", math.nan, 0, "no `guard` verb in this build")]
-    agent = next(iter(sorted(root.glob("plugins/*/agents/*.md"))))
+    agents = sorted(p for p in root.glob("**/agents/*.md") if ".git" not in p.parts)
+    if not agents:
+        return [Timing("spawnlint guard (one call)", math.nan, 0, "no agent in this tree")]
+    agent = agents[0]
     payload = {
         "session_id": "bench",
         "cwd": str(root),

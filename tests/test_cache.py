@@ -198,7 +198,7 @@ def test_a_pack_that_would_run_code_is_a_miss_and_runs_nothing(tree: Path, tmp_p
 
 
 def test_unchanged_files_are_not_read_again(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("spawnlint.cache._RACY_NS", 0)  # the tree was written just now
+    monkeypatch.setattr("spawnlint.cache.RACY_NS", 0)  # the tree was written just now
     expected = _lint(tree)
     reads: list[str] = []
     real = engine.read_source
@@ -215,7 +215,7 @@ def test_unchanged_files_are_not_read_again(tree: Path, monkeypatch: pytest.Monk
 def test_a_rewrite_that_keeps_size_and_mtime_is_still_seen(
     tree: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("spawnlint.cache._RACY_NS", 0)
+    monkeypatch.setattr("spawnlint.cache.RACY_NS", 0)
     command = tree / "commands" / "a.md"
     before = os.stat(command)
     assert any(d.code == "SL101" and d.path == "commands/a.md" for d in _lint(tree))

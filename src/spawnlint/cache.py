@@ -21,9 +21,24 @@ from spawnlint.model import ParsedFile
 _FORMAT = 2  # bump when the pack layout changes
 # A file whose stat this recent is not remembered: a write within the clock's granularity could
 # leave size and times unchanged (git's "racily clean" entries).
-_RACY_NS = 2_000_000_000
+RACY_NS = 2_000_000_000
 
 StatRecord = tuple[int, int, int, int, str, str]  # size, mtime_ns, ctime_ns, inode, kind, key
+
+
+def pack_name(root: Path) -> str:
+    """The name of a project's files in the cache folder: one project, one name."""
+    return hashlib.blake2b(str(root.resolve()).encode(), digest_size=12).hexdigest()
+
+
+def load_records(path: Path) -> object:
+    """What a cache file holds, unpickled with spawnlint's model classes only; None when it is
+    missing or unreadable."""
+    try:
+        with open(path, "rb") as handle:
+            return _ModelOnly(handle).load()
+    except Exception:  # noqa: BLE001 - a corrupt file can raise anything from unpickling; it is a miss
+        return None
 
 
 def cache_dir() -> Path:
@@ -71,8 +86,7 @@ class ParseCache:
     @classmethod
     def open(cls, root: Path, settings: Settings, folder: Path | None = None) -> ParseCache:
         folder = folder or cache_dir()
-        where = hashlib.blake2b(str(root.resolve()).encode(), digest_size=12).hexdigest()
-        pack = folder / f"{where}.pack"
+        pack = folder / f"{pack_name(root)}.pack"
         salt = b"\0".join((str(_FORMAT).encode(), __version__.encode(), settings_fingerprint(settings)))
         return cls(pack, salt, *_load(pack, salt))
 
@@ -104,7 +118,7 @@ class ParseCache:
         return hit
 
     def remember(self, source: SourceFile, status: os.stat_result, key: str) -> None:
-        if self._now_ns - max(status.st_mtime_ns, status.st_ctime_ns) > _RACY_NS:
+        if self._now_ns - max(status.st_mtime_ns, status.st_ctime_ns) > RACY_NS:
             self._stats[source.path] = (*_identity(status), source.kind.value, key)
 
     def put(self, key: str, parsed: ParsedFile) -> None:
@@ -157,13 +171,7 @@ _Pack = tuple[Mapping[str, ParsedFile], Mapping[str, StatRecord]]
 
 
 def _load(pack: Path, salt: bytes) -> _Pack:
-    try:
-        with open(pack, "rb") as handle:
-            stored = _ModelOnly(handle).load()
-    except FileNotFoundError:
-        return {}, {}
-    except Exception:  # noqa: BLE001 - a corrupt pack can raise anything from unpickling; it is a miss
-        return {}, {}
+    stored = load_records(pack)
     if (
         not isinstance(stored, tuple)
         or len(stored) != 3

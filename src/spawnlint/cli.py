@@ -23,7 +23,7 @@ from spawnlint.report.concise import printable
 from spawnlint.report.safe import display_lines, escape_controls, log_text
 from spawnlint.rules import BY_CODE, CODES, RULES
 from spawnlint.source_lines import SourceLines
-from spawnlint.suppress import Filters, apply, baseline_json, load_baseline
+from spawnlint.suppress import Filters, apply, baseline_json, load_baseline, narrow
 
 if TYPE_CHECKING:
     from spawnlint.engine import Result
@@ -238,11 +238,17 @@ def _check(args: argparse.Namespace) -> int:
     cache = not args.no_cache
     if args.diff:
         return _diff(root, settings, filters, args.unsafe_fixes, cache)
-    fixed = _fix(root, settings, filters, args.unsafe_fixes, cache) if args.fix else None
-    result = fixed or lint(root, settings, use_cache=cache)
-    if args.verbose:
-        _print_tracebacks(result.project)
-    diagnostics = apply(result.diagnostics, result.project, filters, lines)
+    if args.fix or args.verbose:
+        fixed = _fix(root, settings, filters, args.unsafe_fixes, cache) if args.fix else None
+        result = fixed or lint(root, settings, use_cache=cache)
+        if args.verbose:
+            _print_tracebacks(result.project)
+        diagnostics = apply(result.diagnostics, result.project, filters, lines)
+    else:
+        from spawnlint.memo import checked
+
+        kept, _ = checked(root, settings, cache)
+        diagnostics = narrow(kept, filters, lines)
     if args.write_baseline:
         return _write_baseline(args.write_baseline, diagnostics, lines, args.quiet)
     _print_report(args, diagnostics, str(root))

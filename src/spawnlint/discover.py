@@ -73,9 +73,24 @@ def find_root(start: Path) -> Path:
     return directory
 
 
-def discover(root: Path, exclude: tuple[str, ...] = ()) -> Discovery:
+@dataclass(frozen=True)
+class Listing:
+    """Every file of the project (git's view when it is a work tree), before any exclusion."""
+
+    paths: tuple[str, ...]
+    problems: tuple[Problem, ...]
+
+
+def list_files(root: Path) -> Listing:
     problems: list[Problem] = []
     paths = _list_files(root, problems)
+    return Listing(tuple(paths), tuple(problems))
+
+
+def discover(root: Path, exclude: tuple[str, ...] = (), listing: Listing | None = None) -> Discovery:
+    listing = listing or list_files(root)
+    problems = list(listing.problems)
+    paths = list(listing.paths)
     paths = [
         p for p in paths if not any(fnmatch(p, pat) or p.startswith(pat.rstrip("/") + "/") for pat in exclude)
     ]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from spawnlint.cache import ParseCache
 from spawnlint.config import Settings
-from spawnlint.discover import Discovery, SourceFile, discover
+from spawnlint.discover import Discovery, Listing, SourceFile, discover
 from spawnlint.model import (
     Diagnostic,
     FileKind,
@@ -36,8 +36,8 @@ class Result:
     diagnostics: tuple[Diagnostic, ...]
 
 
-def lint(root: Path, settings: Settings, use_cache: bool = True) -> Result:
-    discovery = discover(root, settings.exclude)
+def lint(root: Path, settings: Settings, use_cache: bool = True, listing: Listing | None = None) -> Result:
+    discovery = discover(root, settings.exclude, listing)
     cache = ParseCache.open(root, settings) if use_cache else None
     parsed = parse_all(discovery, settings, cache)
     if cache is not None:

@@ -42,8 +42,20 @@ def selected(code: str, select: tuple[str, ...], ignore: tuple[str, ...]) -> boo
 def apply(
     diagnostics: Iterable[Diagnostic], project: Project, filters: Filters, lines: SourceLines
 ) -> list[Diagnostic]:
+    return narrow(suppressed(diagnostics, project, filters.severity), filters, lines)
+
+
+def suppressed(
+    diagnostics: Iterable[Diagnostic], project: Project, severity: Mapping[str, str]
+) -> list[Diagnostic]:
+    """What the inline suppressions leave, with SL900 for each comment that silenced nothing: the
+    part of the filter stage that depends on the project, not on the run's options."""
     kept, used = _unsuppressed(diagnostics, project)
-    kept += _unused_suppressions(project, used, filters)
+    return kept + _unused_suppressions(project, used, severity)
+
+
+def narrow(kept: Iterable[Diagnostic], filters: Filters, lines: SourceLines) -> list[Diagnostic]:
+    """The run's own choices: select/ignore, per-file ignores, PATHS and the baseline."""
     select = filters.select + filters.extend_select if filters.select else ()
     out = [
         d
@@ -70,10 +82,10 @@ def _unsuppressed(
 
 
 def _unused_suppressions(
-    project: Project, used: set[tuple[str, SuppressionComment, str]], filters: Filters
+    project: Project, used: set[tuple[str, SuppressionComment, str]], severity: Mapping[str, str]
 ) -> list[Diagnostic]:
     rule = BY_CODE["SL900"]
-    found = stamp(rule, rule.check(project, used), filters.severity)
+    found = stamp(rule, rule.check(project, used), severity)
     return [d for d in found if not _names_sl900(project, d)]
 
 

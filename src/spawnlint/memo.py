@@ -1,0 +1,90 @@
+"""The run memo: when no file of the project changed since the last run (same list of files,
+same size, times and inode for each) and the settings are the same, the findings left after the
+inline suppressions are the last run's, and nothing is read, parsed or checked again."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import tempfile
+import time
+from pathlib import Path
+
+from spawnlint import __version__, cache
+from spawnlint.cache import cache_dir, load_records, pack_name
+from spawnlint.config import Settings
+from spawnlint.discover import Listing, list_files
+from spawnlint.engine import Result, lint
+from spawnlint.model import Diagnostic
+from spawnlint.suppress import suppressed
+
+_FORMAT = 1
+
+
+def checked(root: Path, settings: Settings, use_cache: bool) -> tuple[list[Diagnostic], Result | None]:
+    """The diagnostics after inline suppressions (and SL900), and the run's result when the
+    project was linted (None when the memo answered)."""
+    listing = list_files(root)
+    key = run_key(root, listing, settings) if use_cache else None
+    if key is not None:
+        remembered = _load(root, key)
+        if remembered is not None:
+            return remembered, None
+    result = lint(root, settings, use_cache, listing)
+    kept = suppressed(result.diagnostics, result.project, settings.severity)
+    if key is not None:
+        _save(root, key, kept)
+    return kept, result
+
+
+def run_key(root: Path, listing: Listing, settings: Settings) -> str | None:
+    """A digest of everything a run's findings depend on; None when a file changed too recently
+    for its times to tell a later change apart (then the memo is neither read nor written)."""
+    digest = hashlib.blake2b(digest_size=20)
+    digest.update(f"{_FORMAT}\0{__version__}\0{settings!r}\0{root}".encode())
+    horizon = time.time_ns() - cache.RACY_NS
+    base = str(root)
+    for path in listing.paths:
+        full = os.path.join(base, path)
+        try:
+            own = os.lstat(full)
+            seen = os.stat(full) if own.st_mode & 0o170000 == 0o120000 else own  # a link: its target too
+        except OSError:
+            digest.update(f"{path}\0gone\n".encode("utf-8", "surrogateescape"))
+            continue
+        if max(own.st_mtime_ns, own.st_ctime_ns, seen.st_mtime_ns, seen.st_ctime_ns) > horizon:
+            return None
+        fields = (own.st_ino, own.st_ctime_ns, seen.st_size, seen.st_mtime_ns, seen.st_ctime_ns, seen.st_ino)
+        digest.update(f"{path}\0{fields}\n".encode("utf-8", "surrogateescape"))
+    return digest.hexdigest()
+
+
+def _memo_path(root: Path) -> Path:
+    return cache_dir() / (pack_name(root) + ".run")
+
+
+def _load(root: Path, key: str) -> list[Diagnostic] | None:
+    stored = load_records(_memo_path(root))
+    if not (isinstance(stored, tuple) and len(stored) == 2 and stored[0] == key):
+        return None
+    found = stored[1]
+    if not isinstance(found, list) or not all(isinstance(d, Diagnostic) for d in found):
+        return None
+    return found
+
+
+def _save(root: Path, key: str, found: list[Diagnostic]) -> None:
+    target = _memo_path(root)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        handle, temp = tempfile.mkstemp(dir=target.parent, prefix=".run-", suffix=".tmp")
+        try:
+            with os.fdopen(handle, "wb") as out:
+                pickle.dump((key, found), out, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(temp, target)
+        except BaseException:
+            os.unlink(temp)
+            raise
+    except OSError:
+        return  # a read-only or full cache folder costs speed, never the run
