@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli, write_project
-from spawnlint import engine, memo
+from spawnlint import engine
 
 AGENT = "---\nname: critic\ndescription: d\ntools: Read\n---\nReview.\n"
 COMMAND = '# Go\n\n```\nAgent(subagent_type: "critic", name: "c1", prompt: "p")\n```\n'
@@ -24,13 +24,13 @@ def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def _lints(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     calls: list[Path] = []
-    real = memo.lint
+    real = engine.lint
 
     def counting(root: Path, *args: object, **kw: object) -> engine.Result:
         calls.append(root)
         return real(root, *args, **kw)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(memo, "lint", counting)
+    monkeypatch.setattr(engine, "lint", counting)
     return calls
 
 

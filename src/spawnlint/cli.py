@@ -204,8 +204,6 @@ def _transcripts(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from spawnlint.engine import lint
-
     root = _project_root(args.root, Path.cwd())
     if root is None:
         return 2
@@ -239,6 +237,8 @@ def _check(args: argparse.Namespace) -> int:
     if args.diff:
         return _diff(root, settings, filters, args.unsafe_fixes, cache)
     if args.fix or args.verbose:
+        from spawnlint.engine import lint
+
         fixed = _fix(root, settings, filters, args.unsafe_fixes, cache) if args.fix else None
         result = fixed or lint(root, settings, use_cache=cache)
         if args.verbose:

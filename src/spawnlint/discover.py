@@ -79,12 +79,15 @@ class Listing:
 
     paths: tuple[str, ...]
     problems: tuple[Problem, ...]
+    # per path: size, mtime and ctime (ns) and inode of what it holds (a link's target), and the
+    # link's own inode and ctime: what tells a later run that nothing changed
+    identities: tuple[tuple[int, ...], ...] = ()
 
 
 def list_files(root: Path) -> Listing:
     problems: list[Problem] = []
-    paths = _list_files(root, problems)
-    return Listing(tuple(paths), tuple(problems))
+    found = _list_files(root, problems)
+    return Listing(tuple(p for p, _ in found), tuple(problems), tuple(i for _, i in found))
 
 
 def discover(root: Path, exclude: tuple[str, ...] = (), listing: Listing | None = None) -> Discovery:
@@ -116,19 +119,20 @@ def discover(root: Path, exclude: tuple[str, ...] = (), listing: Listing | None 
     return Discovery(root, tuple(files), tuple(plugins), tuple(problems))
 
 
-def _list_files(root: Path, problems: list[Problem]) -> list[str]:
+def _list_files(root: Path, problems: list[Problem]) -> list[tuple[str, tuple[int, ...]]]:
     listed = _git_files(root)
     if listed is None:
         listed = _walk(root)
     real_root = os.path.realpath(root)
-    kept = []
+    kept: list[tuple[str, tuple[int, ...]]] = []
     for path in sorted(set(listed)):
         full = os.path.join(root, path)
         try:
-            is_link = stat.S_ISLNK(os.lstat(full).st_mode)
+            own = os.lstat(full)
         except OSError:
             continue  # in git's index, deleted from the work tree
-        if is_link:
+        held = own
+        if stat.S_ISLNK(own.st_mode):
             try:
                 target = os.path.realpath(full, strict=True)
             except (OSError, RuntimeError):
@@ -142,7 +146,19 @@ def _list_files(root: Path, problems: list[Problem]) -> list[str]:
                 continue
             if os.path.isdir(target):
                 continue
-        kept.append(path)
+            try:
+                held = os.stat(full)
+            except OSError:
+                continue
+        identity = (
+            held.st_size,
+            held.st_mtime_ns,
+            held.st_ctime_ns,
+            held.st_ino,
+            own.st_ino,
+            own.st_ctime_ns,
+        )
+        kept.append((path, identity))
     return kept
 
 

@@ -10,14 +10,17 @@ import pickle
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from spawnlint import __version__, cache
 from spawnlint.cache import cache_dir, load_records, pack_name
 from spawnlint.config import Settings
 from spawnlint.discover import Listing, list_files
-from spawnlint.engine import Result, lint
 from spawnlint.model import Diagnostic
 from spawnlint.suppress import suppressed
+
+if TYPE_CHECKING:
+    from spawnlint.engine import Result
 
 _FORMAT = 1
 
@@ -31,6 +34,8 @@ def checked(root: Path, settings: Settings, use_cache: bool) -> tuple[list[Diagn
         remembered = _load(root, key)
         if remembered is not None:
             return remembered, None
+    from spawnlint.engine import lint  # the parsers and their imports: only when something changed
+
     result = lint(root, settings, use_cache, listing)
     kept = suppressed(result.diagnostics, result.project, settings.severity)
     if key is not None:
@@ -44,19 +49,17 @@ def run_key(root: Path, listing: Listing, settings: Settings) -> str | None:
     digest = hashlib.blake2b(digest_size=20)
     digest.update(f"{_FORMAT}\0{__version__}\0{settings!r}\0{root}".encode())
     horizon = time.time_ns() - cache.RACY_NS
-    base = str(root)
-    for path in listing.paths:
-        full = os.path.join(base, path)
-        try:
-            own = os.lstat(full)
-            seen = os.stat(full) if own.st_mode & 0o170000 == 0o120000 else own  # a link: its target too
-        except OSError:
-            digest.update(f"{path}\0gone\n".encode("utf-8", "surrogateescape"))
-            continue
-        if max(own.st_mtime_ns, own.st_ctime_ns, seen.st_mtime_ns, seen.st_ctime_ns) > horizon:
+    digest.update(repr(listing.problems).encode("utf-8", "surrogateescape"))
+    for path, (size, mtime, ctime, ino, link_ino, link_ctime) in zip(
+        listing.paths, listing.identities, strict=True
+    ):
+        if max(mtime, ctime, link_ctime) > horizon:
             return None
-        fields = (own.st_ino, own.st_ctime_ns, seen.st_size, seen.st_mtime_ns, seen.st_ctime_ns, seen.st_ino)
-        digest.update(f"{path}\0{fields}\n".encode("utf-8", "surrogateescape"))
+        digest.update(
+            f"{path}\0{size} {mtime} {ctime} {ino} {link_ino} {link_ctime}\n".encode(
+                "utf-8", "surrogateescape"
+            )
+        )
     return digest.hexdigest()
 
 
