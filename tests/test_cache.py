@@ -27,7 +27,12 @@ HOOK = 'Agent(subagent_type="critic", name="h", prompt="p")\n'
 @pytest.fixture
 def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("SPAWNLINT_CACHE_DIR", str(tmp_path / "cache"))
-    files: dict[str, str | bytes] = {"agents/critic.md": AGENT, "commands/a.md": COMMAND, "hook.py": HOOK}
+    files: dict[str, str | bytes] = {
+        "agents/critic.md": AGENT,
+        "commands/a.md": COMMAND,
+        "hook.py": HOOK,
+        "util.py": "VALUE = 1\n",  # no spawn cue: not parsed, and not decoded again either
+    }
     return write_project(tmp_path / "proj", files)
 
 
@@ -81,7 +86,7 @@ def test_settings_that_affect_parsing_are_part_of_the_key(
     _lint(tree, Settings(strict=True, ignore=("SL201",)))  # reporting settings leave it valid
     assert parsed == []
     _lint(tree, Settings(spawn_callables=("Agent", "Task", "spawn_agent")))
-    assert sorted(parsed) == ["agents/critic.md", "commands/a.md", "hook.py"]
+    assert sorted(parsed) == ["agents/critic.md", "commands/a.md", "hook.py", "util.py"]
 
 
 @pytest.mark.parametrize(
@@ -153,7 +158,7 @@ def test_concurrent_runs_leave_one_whole_pack(tree: Path) -> None:
     assert [c.exitcode for c in children] == [0, 0, 0, 0]
     (pack,) = _packs(tree)  # no temporary file left behind
     cache = ParseCache.open(tree, Settings())
-    assert len(cache._old) == 23
+    assert len(cache._old) == 24
 
 
 def test_cache_dir_follows_the_platform(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

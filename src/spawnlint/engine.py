@@ -60,7 +60,8 @@ def parse_all(
         status = _status(root, source) if cache is not None else None
         known = cache.by_stat(source, status) if cache is not None and status is not None else None
         if known is not None:
-            parsed[source.path] = known
+            if known != _no_spawn_cue(source.path):
+                parsed[source.path] = known
             continue
         data = read_source(discovery.root, source, settings)
         if isinstance(data, ParsedFile):
@@ -72,7 +73,8 @@ def parse_all(
                 cache.remember(source, status, keys[source.path])
             hit = cache.get(keys[source.path], source.path)
             if hit is not None:
-                parsed[source.path] = hit
+                if hit != _no_spawn_cue(source.path):
+                    parsed[source.path] = hit
                 continue
         if source.kind is not FileKind.PYTHON:
             markdown.append((source, data))
@@ -82,12 +84,20 @@ def parse_all(
             _fresh(parsed, result, cache, keys)
         elif isinstance(result, str):
             python.append((source.path, result))
+        elif cache is not None:
+            cache.put(keys[source.path], _no_spawn_cue(source.path))  # so it is not decoded again
     for result in [
         *parse_markdown_many(markdown, settings).values(),
         *parse_python_isolated(python, settings.spawn_callables).values(),
     ]:
         _fresh(parsed, result, cache, keys)
     return dict(sorted(parsed.items()))
+
+
+def _no_spawn_cue(path: str) -> ParsedFile:
+    """What the cache keeps for a Python file that failed the prefilter: it is not parsed, and
+    (as on a first run) not part of the project's parsed files."""
+    return ParsedFile(path, FileKind.PYTHON)
 
 
 def _status(root: str, source: SourceFile) -> os.stat_result | None:
