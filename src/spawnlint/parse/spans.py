@@ -28,10 +28,36 @@ _JOIN_AFTER = re.compile(r"\s*,\s*|\s+and\s+")
 _SPAN_KEY_VALUE = re.compile(r"`(?:name|team_name)`\s*(?:set\s+to|=|:|as|of|to)\s*`[^`\n]+`")
 _PARAM_KEY = re.compile(r"\b(?:" + "|".join(sorted(PARAM_KEYS)) + r")\b")
 _UNFINISHED = {"", "|", ">", "|-", ">-", "|+", ">+"}
+_PROSE = frozenset({"F6", "F8"})
+_PROSE_NAMED = re.compile(r"[ \t]+(?:named|called)[ \t]+$", re.IGNORECASE)
+_PROSE_MORE_NAMES = re.compile(r"\s*(?:,|\band\b|\bor\b|/|&)", re.IGNORECASE)
+
+
+def _prose_removal(param: Param, path: str, lines: list[str]) -> tuple[Edit, ...]:
+    """A prose spawn's one name, `Launch the critic agent named "c1" to ...`: the words
+    ` named "c1"` go. Nothing for a list of names or any other wording."""
+    if not 1 <= param.line <= len(lines):
+        return ()
+    line = lines[param.line - 1]
+    start = param.column - 1
+    if line[start : start + len(param.value)] != param.value:
+        return ()
+    quote = line[start - 1] if start > 0 and line[start - 1] in "`\"'" else ""
+    end = start + len(param.value)
+    if quote:
+        if line[end : end + 1] != quote:
+            return ()
+        start, end = start - 1, end + 1
+    lead = _PROSE_NAMED.search(line[:start])
+    if lead is None or _PROSE_MORE_NAMES.match(line, end):
+        return ()
+    return (Edit(path, param.line, lead.start() + 1, param.line, end + 1, line[lead.start() : end]),)
 
 
 def with_removals(site: SpawnSite, lines: list[str]) -> SpawnSite:
     """The site with each of its `name`/`team_name` params carrying the edits that delete it."""
+    if site.form in _PROSE and site.name is not None:
+        return replace(site, name=replace(site.name, removal=_prose_removal(site.name, site.path, lines)))
     if site.form not in _STRUCTURED:
         return site
     params = [p for p in (site.name, site.team_name) if p is not None]
