@@ -37,7 +37,7 @@ def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def _packs(tree: Path) -> list[Path]:
-    return sorted((tree.parent / "cache").glob("*"))
+    return sorted((tree.parent / "cache").glob("*.pack"))
 
 
 def _count_parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -156,7 +156,8 @@ def test_concurrent_runs_leave_one_whole_pack(tree: Path) -> None:
     for child in children:
         child.join(60)
     assert [c.exitcode for c in children] == [0, 0, 0, 0]
-    (pack,) = _packs(tree)  # no temporary file left behind
+    (pack,) = _packs(tree)
+    assert not list((tree.parent / "cache").glob(".*"))  # no temporary file left behind
     cache = ParseCache.open(tree, Settings())
     assert len(cache._old) == 24
 
@@ -236,3 +237,32 @@ def test_files_written_moments_ago_are_not_trusted_by_their_stat(tree: Path) -> 
     (pack,) = _packs(tree)
     _, _, stats = pickle.loads(pack.read_bytes())
     assert stats == {}  # every file of the tree is younger than the clock's granularity
+
+
+def test_discovery_is_remembered_until_a_path_or_a_manifest_changes(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("spawnlint.cache.RACY_NS", 0)
+    from spawnlint import discover
+
+    calls: list[Path] = []
+    real = discover.discover
+
+    def counting(root: Path, *args: object) -> discover.Discovery:
+        calls.append(root)
+        return real(root, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(discover, "discover", counting)
+    (tree / ".claude-plugin").mkdir()
+    (tree / ".claude-plugin" / "plugin.json").write_text('{"name": "shop"}')
+    first = _lint(tree)
+    assert _lint(tree) == first and len(calls) == 1  # nothing changed: remembered
+    (tree / "commands" / "a.md").write_text(COMMAND + "\nMore text.\n")
+    _lint(tree)
+    assert len(calls) == 1  # a command's text does not change what is discovered
+    (tree / ".claude-plugin" / "plugin.json").write_text('{"name": "store"}')
+    renamed = _lint(tree)
+    assert len(calls) == 2 and renamed != first  # the plugin's name is part of every agent id
+    (tree / "commands" / "b.md").write_text(COMMAND)
+    _lint(tree)
+    assert len(calls) == 3

@@ -10,12 +10,12 @@ import sys
 import tempfile
 import time
 from collections.abc import Mapping
-from pathlib import Path
+from pathlib import Path, PosixPath, WindowsPath
 from typing import Any
 
-from spawnlint import __version__, model
+from spawnlint import __version__, discover, model
 from spawnlint.config import Settings
-from spawnlint.discover import SourceFile
+from spawnlint.discover import Discovery, Listing, SourceFile
 from spawnlint.model import ParsedFile
 
 _FORMAT = 2  # bump when the pack layout changes
@@ -129,18 +129,7 @@ class ParseCache:
         """Write the entries of this run (stale ones dropped) when anything changed."""
         if not self._dirty and len(self._used) == len(self._old) and self._stats == self._old_stats:
             return
-        try:
-            self._pack.parent.mkdir(parents=True, exist_ok=True)
-            handle, temp = tempfile.mkstemp(dir=self._pack.parent, prefix=".pack-", suffix=".tmp")
-            try:
-                with os.fdopen(handle, "wb") as out:
-                    pickle.dump((self._salt, self._used, self._stats), out, protocol=pickle.HIGHEST_PROTOCOL)
-                os.replace(temp, self._pack)
-            except BaseException:
-                os.unlink(temp)
-                raise
-        except OSError:
-            return  # a read-only or full cache folder costs speed, never the run
+        store_records(self._pack, (self._salt, self._used, self._stats))
 
 
 class _ModelOnly(pickle.Unpickler):
@@ -149,18 +138,90 @@ class _ModelOnly(pickle.Unpickler):
     must not be able to run code through it, so only spawnlint's model classes resolve."""
 
     def find_class(self, module: str, name: str) -> Any:
-        if module == "spawnlint.model" and name in _MODEL_CLASSES:
-            return _MODEL_CLASSES[name]
-        if module == "builtins" and name in ("frozenset", "set"):
-            return frozenset if name == "frozenset" else set
-        raise pickle.UnpicklingError(f"{module}.{name} is not a cache record")
+        found = _RECORD_CLASSES.get((module, name))
+        if found is None:
+            raise pickle.UnpicklingError(f"{module}.{name} is not a cache record")
+        return found
 
 
-_MODEL_CLASSES = {
-    name: value
-    for name, value in vars(model).items()
-    if isinstance(value, type) and value.__module__ == model.__name__
+_RECORD_CLASSES: dict[tuple[str, str], type] = {
+    **{
+        (model.__name__, name): value
+        for name, value in vars(model).items()
+        if isinstance(value, type) and value.__module__ == model.__name__
+    },
+    **{
+        (discover.__name__, c.__name__): c for c in (discover.Plugin, discover.SourceFile, discover.Discovery)
+    },
+    ("builtins", "frozenset"): frozenset,
+    ("builtins", "set"): set,
+    ("pathlib", "PosixPath"): PosixPath,
+    ("pathlib", "WindowsPath"): WindowsPath,
 }
+
+
+def store_records(path: Path, records: object) -> None:
+    """Pickle `records` to `path` atomically (a temporary file, then a rename: concurrent runs
+    never see a torn file, the last writer wins); a read-only or full cache folder costs speed,
+    never the run."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.suffix[1:]}-", suffix=".tmp")
+        try:
+            with os.fdopen(handle, "wb") as out:
+                pickle.dump(records, out, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(temp, path)
+        except BaseException:
+            os.unlink(temp)
+            raise
+    except OSError:
+        return
+
+
+def discovered(
+    root: Path, exclude: tuple[str, ...], listing: Listing | None = None, use_cache: bool = True
+) -> Discovery:
+    """The project's discovery, remembered while its inputs stay the same."""
+    listing = listing or discover.list_files(root)
+    key = discovery_key(root, exclude, listing) if use_cache else None
+    found = remembered_discovery(root, key) if key is not None else None
+    if found is None:
+        found = discover.discover(root, exclude, listing)
+        if key is not None:
+            remember_discovery(root, key, found)
+    return found
+
+
+def discovery_key(root: Path, exclude: tuple[str, ...], listing: Listing) -> str | None:
+    """What discovery depends on: the paths, the listing's own problems, `exclude`, and the
+    manifests it reads (plugin.json, marketplace.json) — never the other files' contents. None
+    when a manifest changed too recently for its times to be trusted."""
+    horizon = time.time_ns() - RACY_NS
+    digest = hashlib.blake2b(digest_size=20)
+    digest.update(f"{_FORMAT}\0{__version__}\0{root}\0{exclude!r}\0{listing.problems!r}".encode())
+    for path, identity in zip(listing.paths, listing.identities, strict=True):
+        digest.update(path.encode("utf-8", "surrogateescape") + b"\0")
+        if path.endswith(("plugin.json", "marketplace.json")):
+            if max(identity[1:3]) > horizon:
+                return None
+            digest.update(repr(identity).encode())
+    return digest.hexdigest()
+
+
+def remembered_discovery(root: Path, key: str) -> Discovery | None:
+    stored = load_records(cache_dir() / f"{pack_name(root)}.discovery")
+    if (
+        isinstance(stored, tuple)
+        and len(stored) == 2
+        and stored[0] == key
+        and isinstance(stored[1], Discovery)
+    ):
+        return stored[1]
+    return None
+
+
+def remember_discovery(root: Path, key: str, found: Discovery) -> None:
+    store_records(cache_dir() / f"{pack_name(root)}.discovery", (key, found))
 
 
 def _identity(status: os.stat_result) -> tuple[int, int, int, int]:

@@ -9,9 +9,9 @@ import traceback
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from spawnlint.cache import ParseCache
+from spawnlint.cache import ParseCache, discovered
 from spawnlint.config import Settings
-from spawnlint.discover import Discovery, Listing, SourceFile, discover
+from spawnlint.discover import Discovery, Listing, SourceFile
 from spawnlint.model import (
     Diagnostic,
     FileKind,
@@ -37,7 +37,7 @@ class Result:
 
 
 def lint(root: Path, settings: Settings, use_cache: bool = True, listing: Listing | None = None) -> Result:
-    discovery = discover(root, settings.exclude, listing)
+    discovery = discovered(root, settings.exclude, listing, use_cache)
     cache = ParseCache.open(root, settings) if use_cache else None
     parsed = parse_all(discovery, settings, cache)
     if cache is not None:

@@ -12,8 +12,9 @@ from fnmatch import fnmatch
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from spawnlint.cache import discovered
 from spawnlint.config import Settings, load_settings
-from spawnlint.discover import Discovery, Plugin, SourceFile, discover, find_root
+from spawnlint.discover import Discovery, Plugin, SourceFile, find_root
 from spawnlint.model import Agent, FileKind, Finding, Param, ParsedFile, Project, SpawnSite, ValueKind
 from spawnlint.parse import decode, parse_agent_definition
 from spawnlint.parse.send_message import mentions_send_message_tool
@@ -98,7 +99,7 @@ def _project_agents(root: Path, reader: AgentReader) -> tuple[Agents, list[Plugi
     hides it (Claude Code loads it all the same)."""
     if not (root / ".git").exists():
         return _unlisted_project_agents(root, reader)
-    discovery = discover(root, reader.settings.exclude)
+    discovery = discovered(root, reader.settings.exclude)
     files = [f for f in discovery.files if f.kind is FileKind.AGENT]
     own = [(f, record) for f in files if (record := reader.read(root / f.path, f.path)).agents]
     plugins = list(discovery.plugins)

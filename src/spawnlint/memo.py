@@ -5,15 +5,12 @@ inline suppressions are the last run's, and nothing is read, parsed or checked a
 from __future__ import annotations
 
 import hashlib
-import os
-import pickle
-import tempfile
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from spawnlint import __version__, cache
-from spawnlint.cache import cache_dir, load_records, pack_name
+from spawnlint.cache import cache_dir, load_records, pack_name, store_records
 from spawnlint.config import Settings
 from spawnlint.discover import Listing, list_files
 from spawnlint.model import Diagnostic
@@ -78,16 +75,4 @@ def _load(root: Path, key: str) -> list[Diagnostic] | None:
 
 
 def _save(root: Path, key: str, found: list[Diagnostic]) -> None:
-    target = _memo_path(root)
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        handle, temp = tempfile.mkstemp(dir=target.parent, prefix=".run-", suffix=".tmp")
-        try:
-            with os.fdopen(handle, "wb") as out:
-                pickle.dump((key, found), out, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(temp, target)
-        except BaseException:
-            os.unlink(temp)
-            raise
-    except OSError:
-        return  # a read-only or full cache folder costs speed, never the run
+    store_records(_memo_path(root), (key, found))
