@@ -1,12 +1,12 @@
 """GitHub Actions workflow commands (`::error file=...::message`), escaped so that project text
-can never start a workflow command of its own."""
+can never start a workflow command of its own. Nothing else goes to stdout: a clean run prints
+nothing (the exit code says it)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from spawnlint.model import Diagnostic, Severity
-from spawnlint.report.concise import summary
 from spawnlint.report.safe import escape_controls
 
 
@@ -26,4 +26,4 @@ def render(diagnostics: Sequence[Diagnostic], root: str) -> str:
         level = {Severity.ERROR: "error", Severity.WARNING: "warning"}.get(d.severity, "notice")
         props = f"file={_property(d.path)},line={d.line},col={d.column},title={_property(d.code)}"
         out.append(f"::{level} {props}::{_data(d.code + ' ' + d.message)}\n")
-    return "".join(out) + summary(diagnostics) + "\n"
+    return "".join(out)
