@@ -233,22 +233,9 @@ def _check(args: argparse.Namespace) -> int:
         baseline=baseline,
     )
     lines = SourceLines(root)
-    cache = not args.no_cache
     if args.diff:
-        return _diff(root, settings, filters, args.unsafe_fixes, cache)
-    if args.fix or args.verbose:
-        from spawnlint.engine import lint
-
-        fixed = _fix(root, settings, filters, args.unsafe_fixes, cache) if args.fix else None
-        result = fixed or lint(root, settings, use_cache=cache)
-        if args.verbose:
-            _print_tracebacks(result.project)
-        diagnostics = apply(result.diagnostics, result.project, filters, lines)
-    else:
-        from spawnlint.memo import checked
-
-        kept, _ = checked(root, settings, cache)
-        diagnostics = narrow(kept, filters, lines)
+        return _diff(root, settings, filters, args.unsafe_fixes, not args.no_cache)
+    diagnostics = _diagnostics(args, root, settings, filters, lines)
     if args.write_baseline:
         return _write_baseline(args.write_baseline, diagnostics, lines, args.quiet)
     _print_report(args, diagnostics, str(root))
@@ -257,6 +244,26 @@ def _check(args: argparse.Namespace) -> int:
         d for d in diagnostics if d.severity is Severity.ERROR or strict and d.severity is Severity.WARNING
     ]
     return 1 if failing and not args.exit_zero else 0
+
+
+def _diagnostics(
+    args: argparse.Namespace, root: Path, settings: Settings, filters: Filters, lines: SourceLines
+) -> list[Diagnostic]:
+    """The run's findings: linted afresh for --fix and --verbose (they need the whole model),
+    otherwise from the run memo when nothing changed."""
+    cache = not args.no_cache
+    if not (args.fix or args.verbose):
+        from spawnlint.memo import checked
+
+        kept, _ = checked(root, settings, cache)
+        return narrow(kept, filters, lines)
+    from spawnlint.engine import lint
+
+    fixed = _fix(root, settings, filters, args.unsafe_fixes, cache) if args.fix else None
+    result = fixed or lint(root, settings, use_cache=cache)
+    if args.verbose:
+        _print_tracebacks(result.project)
+    return apply(result.diagnostics, result.project, filters, lines)
 
 
 def _filters(settings: Settings) -> Filters:
