@@ -58,10 +58,12 @@ def build_project(discovery: Discovery, parsed: Mapping[str, ParsedFile], settin
     for agent in builtins:
         index.setdefault(agent.id.lower(), (agent,))
     unit_ids = _unit_ids(discovery, parsed, settings)
+    invocable = _invocable_names(discovery)
     spawns = tuple(
         Spawn(site, unit_ids.get(site.path), _resolve(site, index, settings.agents, sources))
         for path in sorted(parsed)
         for site in parsed[path].sites
+        if not _names_a_skill_or_command(site, index, invocable)
     )
     units = _units(discovery, parsed, settings, unit_ids, spawns)
     uncovered = {u.id: _uncovered(u, parsed, settings) for u in units}
@@ -82,6 +84,35 @@ def build_project(discovery: Discovery, parsed: Mapping[str, ParsedFile], settin
         rule_insertions=_rule_insertions(settings),
         rule_scope=(settings.no_name_rule.scope, settings.no_name_rule.lines),
     )
+
+
+def _invocable_names(discovery: Discovery) -> frozenset[str]:
+    """The project's commands and skills by the names a sentence invokes them with: `review`,
+    `shop:review` (lower case)."""
+    names: set[str] = set()
+    for source in discovery.files:
+        if source.kind is FileKind.COMMAND:
+            stem = posixpath.splitext(posixpath.basename(source.path))[0]
+        elif source.kind is FileKind.SKILL and posixpath.basename(source.path) == "SKILL.md":
+            stem = posixpath.basename(posixpath.dirname(source.path))
+        else:
+            continue
+        names.add(stem.lower())
+        if source.plugin.name:
+            names.add(f"{source.plugin.name}:{stem}".lower())
+    return frozenset(names)
+
+
+def _names_a_skill_or_command(
+    site: SpawnSite, index: Mapping[str, tuple[Agent, ...]], invocable: frozenset[str]
+) -> bool:
+    """A prose "spawn" whose target is one of the project's skills or commands and no agent:
+    "Invoke `manifest-dev:auto` with the ticket" runs a skill, it spawns nothing."""
+    target = site.subagent_type
+    if site.confidence != "medium" or target is None or target.kind is not ValueKind.LITERAL:
+        return False
+    value = target.value.strip().lower()
+    return value in invocable and value not in index
 
 
 def _builtin(name: str, tools: ToolList | None) -> Agent:

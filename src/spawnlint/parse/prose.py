@@ -32,9 +32,15 @@ _NAMED_REF = re.compile(rf"{_MARKED}\s+{_AGENT_NOUN}\b", re.IGNORECASE)
 _FROM_REF = re.compile(
     rf"\b(?:from|using|of|as)\s+(?:the\s+|an?\s+)?{_MARKED}(?:\s+(?:sub-?)?agent\b)?", re.IGNORECASE
 )
+# "agent execution", "agent outputs": a noun after "agent" makes it part of a compound noun.
+_COMPOUND_HEAD = (
+    r"(?!\s*(?:sdk|files?|templates?|definitions?|frontmatter|tools?|names?|types?|prompts?|config"
+    r"|descriptions?|\.md|teams?|dispatch\w*|calls?|runs?|outputs?|results?|reports?|sessions?"
+    r"|execution|runtimes?|time|times|speed|loops?|framework|mode|behaviou?r)\b)"
+)
 _PLAIN_REF = re.compile(
     rf"\b(?:(?:the|an?|one|two|three|four|five|\d+|all|both)\s+)?(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)+|{_BUILTINS})"
-    rf"\s+(?:sub-?agents?|agents?|teammates?)\b"
+    rf"\s+(?:sub-?agents?|agents?|teammates?)\b{_COMPOUND_HEAD}"
 )
 # After spawn/launch/dispatch, an id right after the verb: ``Spawn `shop:critic` ``,
 # ``Dispatch `codebase-recon` via the Agent tool``, `` `Agent(shop:critic)` ``.
@@ -47,9 +53,7 @@ _ID_AFTER_VERB = re.compile(
 _GENERIC = re.compile(
     r"^\s*(?:\S+\s+){0,3}?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+\+?"
     r"(?:\s*[-–]\s*\d+)?|several|multiple|parallel|new|fresh|separate|dedicated|additional|another|both|all|these)"
-    r"\s+(?:[\w*-]+\s+){0,3}?(?:sub-?agents?|agents?|teammates?)\b"
-    r"(?!\s*(?:sdk|files?|templates?|definitions?|frontmatter|tools?|names?|types?|prompts?|config"
-    r"|descriptions?|\.md|teams?|dispatch\w*|calls?|runs?|outputs?|results?|reports?|sessions?)\b)",
+    r"\s+(?:[\w*-]+\s+){0,3}?(?:sub-?agents?|agents?|teammates?)\b" + _COMPOUND_HEAD,
     re.IGNORECASE,
 )
 _AS_SUBAGENTS = re.compile(
