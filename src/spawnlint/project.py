@@ -59,11 +59,12 @@ def build_project(discovery: Discovery, parsed: Mapping[str, ParsedFile], settin
         index.setdefault(agent.id.lower(), (agent,))
     unit_ids = _unit_ids(discovery, parsed, settings)
     invocable = _invocable_names(discovery)
+    plugin_names = frozenset(p.name.lower() for p in discovery.plugins if p.name)
     spawns = tuple(
         Spawn(site, unit_ids.get(site.path), _resolve(site, index, settings.agents, sources))
         for path in sorted(parsed)
         for site in parsed[path].sites
-        if not _names_a_skill_or_command(site, index, invocable)
+        if not _names_a_skill_or_command(site, index, invocable, plugin_names)
     )
     units = _units(discovery, parsed, settings, unit_ids, spawns)
     uncovered = {u.id: _uncovered(u, parsed, settings) for u in units}
@@ -104,7 +105,10 @@ def _invocable_names(discovery: Discovery) -> frozenset[str]:
 
 
 def _names_a_skill_or_command(
-    site: SpawnSite, index: Mapping[str, tuple[Agent, ...]], invocable: frozenset[str]
+    site: SpawnSite,
+    index: Mapping[str, tuple[Agent, ...]],
+    invocable: frozenset[str],
+    plugins: frozenset[str],
 ) -> bool:
     """A prose "spawn" whose target is one of the project's skills or commands and no agent:
     "Invoke `manifest-dev:auto` with the ticket" runs a skill, it spawns nothing."""
@@ -112,7 +116,14 @@ def _names_a_skill_or_command(
     if site.confidence != "medium" or target is None or target.kind is not ValueKind.LITERAL:
         return False
     value = target.value.strip().lower()
-    return value in invocable and value not in index
+    if value in index:
+        return False
+    if value in invocable:
+        return True
+    # `other-plugin:define` where `define` is a skill here too: a plugin whose skills this
+    # project vendors (Claude Code would resolve it to that skill), not an unknown agent
+    prefix, _, last = value.rpartition(":")
+    return bool(prefix) and prefix not in plugins and last in invocable
 
 
 def _builtin(name: str, tools: ToolList | None) -> Agent:
