@@ -256,6 +256,8 @@ def _plugins(root: Path, paths: list[str], problems: list[Problem]) -> list[Plug
     found: dict[str, str | None] = {}
     folders = _folders(paths)
     for path in paths:
+        if _in_unloaded_copy(path):
+            continue  # a plugin kept in backups/, archive/, examples/ ... is not one Claude Code loads
         if path.endswith(".claude-plugin/plugin.json") or path == ".claude-plugin/plugin.json":
             plugin_root = posixpath.dirname(posixpath.dirname(path))
             found[plugin_root] = _manifest_name(root, path) or posixpath.basename(plugin_root) or root.name
@@ -275,6 +277,15 @@ def _plugins(root: Path, paths: list[str], problems: list[Problem]) -> list[Plug
     if "" not in found:
         plugins.insert(0, Plugin("", None))
     return plugins
+
+
+def _in_unloaded_copy(manifest: str) -> bool:
+    """Whether a plugin.json sits below a folder of copies, docs or tests (the plugin's own
+    folder may have any name: `plugins/docs/` is a plugin called docs)."""
+    parts = manifest.split("/")[:-1]
+    if parts[-1:] == [".claude-plugin"]:
+        parts = parts[:-1]
+    return bool(_NOT_LOADED_DIRS & set(parts[:-1]))
 
 
 def _folders(paths: list[str]) -> set[str]:
