@@ -53,7 +53,8 @@ _ID_AFTER_VERB = re.compile(
 _GENERIC = re.compile(
     r"^\s*(?:\S+\s+){0,3}?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+\+?"
     r"(?:\s*[-–]\s*\d+)?|several|multiple|parallel|new|fresh|separate|dedicated|additional|another|both|all|these)"
-    r"\s+(?:[\w*-]+\s+){0,3}?(?:sub-?agents?|agents?|teammates?)\b" + _COMPOUND_HEAD,
+    # the words before "agents" describe them: "both users and agents" joins a second noun
+    r"\s+(?:(?!(?:and|or|nor)\s)[\w*-]+\s+){0,3}?(?:sub-?agents?|agents?|teammates?)\b" + _COMPOUND_HEAD,
     re.IGNORECASE,
 )
 _AS_SUBAGENTS = re.compile(
