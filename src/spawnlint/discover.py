@@ -103,7 +103,9 @@ def discover(root: Path, exclude: tuple[str, ...] = (), listing: Listing | None 
         {
             posixpath.dirname(p)
             for p in paths
-            if posixpath.basename(p) == "SKILL.md" and "agents" not in p.split("/")[:-1]
+            if posixpath.basename(p) == "SKILL.md"
+            and "agents" not in p.split("/")[:-1]
+            and not _NOT_LOADED_DIRS & set(p.split("/")[:-2])  # a kept copy; `skills/docs/` may be a skill
         }
     )
     by_root: dict[str, Plugin] = {}
