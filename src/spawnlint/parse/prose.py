@@ -281,12 +281,18 @@ def _governed(between: str) -> bool:
     return len(words) <= 6 and not _COMPARISON & set(words)
 
 
+_HYPHENATED_ADJECTIVE = re.compile(
+    r"-(?:ready|based|powered|driven|level|grade|aware|specific|like|style|enabled|capable|friendly"
+    r"|native|first|only|safe|heavy|intensive)$"
+)
 _COMPARISON = frozenset({"as", "like", "than", "instead", "from", "of", "about", "unlike", "same"})
 
 
 def _agent_like(name: str, m: re.Match[str]) -> bool:
     if re.search(r"\.(?:md|json|js|ts|py|sh|ya?ml|toml|txt)$|/", name):
         return False  # a file, not an agent
+    if m.re is _PLAIN_REF and _HYPHENATED_ADJECTIVE.search(name):
+        return False  # "production-ready agents", "LLM-based agents": a kind of agent, not its name
     if m.re is _FROM_REF and not m.group(0).rstrip().lower().endswith("agent"):
         return bool(re.match(r"^[a-z][\w.-]*(?::[\w.-]+)*$", name))  # `from **planner**`
     return True
