@@ -601,3 +601,14 @@ def test_a_prose_list_of_names_is_left_alone() -> None:
         SpawnSite("p.md", 1, 1, "F6", None, None, name, None, None, "medium", False), [single]
     )
     assert found.name is not None and [e.old for e in found.name.removal] == [" named `a`"]
+
+
+def test_a_quoted_name_in_an_agents_own_bullet_goes(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    shutil.copytree(REPO / "tests" / "projects" / "f7-name-in-own-bullet" / "project", root)
+    run = run_cli("check", "--root", str(root), "--fix", "--select", "SL101")
+    assert run.lines == [] and "fixed 2 findings in 1 file" in run.err
+    text = (root / "skills" / "debate" / "SKILL.md").read_text("utf-8")
+    assert "1. `shop:critic` — attacks the preferred option\n" in text
+    assert "2. `shop:critic` — attacks the other option\n" in text
+    assert 'told "your name: referee" in its prompt' in text

@@ -3,6 +3,7 @@ the spawnlint version and the settings that affect parsing; one pack file per pr
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import pickle
@@ -24,6 +25,18 @@ _FORMAT = 2  # bump when the pack layout changes
 RACY_NS = 2_000_000_000
 
 StatRecord = tuple[int, int, int, int, str, str]  # size, mtime_ns, ctime_ns, inode, kind, key
+
+
+@functools.cache
+def code_version() -> str:
+    """spawnlint's version and a fingerprint of its own source files (names, sizes, times): an
+    edited checkout or an editable install never reads what an older code cached."""
+    digest = hashlib.blake2b(__version__.encode(), digest_size=12)
+    package = Path(__file__).parent
+    for source in sorted(package.rglob("*.py")):
+        status = source.stat()
+        digest.update(f"{source.relative_to(package)}\0{status.st_size}\0{status.st_mtime_ns}\n".encode())
+    return digest.hexdigest()
 
 
 def pack_name(root: Path) -> str:
@@ -87,7 +100,7 @@ class ParseCache:
     def open(cls, root: Path, settings: Settings, folder: Path | None = None) -> ParseCache:
         folder = folder or cache_dir()
         pack = folder / f"{pack_name(root)}.pack"
-        salt = b"\0".join((str(_FORMAT).encode(), __version__.encode(), settings_fingerprint(settings)))
+        salt = b"\0".join((str(_FORMAT).encode(), code_version().encode(), settings_fingerprint(settings)))
         return cls(pack, salt, *_load(pack, salt))
 
     def key(self, source: SourceFile, data: bytes) -> str:
@@ -198,7 +211,7 @@ def discovery_key(root: Path, exclude: tuple[str, ...], listing: Listing) -> str
     when a manifest changed too recently for its times to be trusted."""
     horizon = time.time_ns() - RACY_NS
     digest = hashlib.blake2b(digest_size=20)
-    digest.update(f"{_FORMAT}\0{__version__}\0{root}\0{exclude!r}\0{listing.problems!r}".encode())
+    digest.update(f"{_FORMAT}\0{code_version()}\0{root}\0{exclude!r}\0{listing.problems!r}".encode())
     for path, identity in zip(listing.paths, listing.identities, strict=True):
         digest.update(path.encode("utf-8", "surrogateescape") + b"\0")
         if path.endswith(("plugin.json", "marketplace.json")):

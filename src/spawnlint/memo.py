@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from spawnlint import __version__, cache
+from spawnlint import cache
 from spawnlint.cache import cache_dir, load_records, pack_name, store_records
 from spawnlint.config import Settings
 from spawnlint.discover import Listing, list_files
@@ -44,7 +44,7 @@ def run_key(root: Path, listing: Listing, settings: Settings) -> str | None:
     """A digest of everything a run's findings depend on; None when a file changed too recently
     for its times to tell a later change apart (then the memo is neither read nor written)."""
     digest = hashlib.blake2b(digest_size=20)
-    digest.update(f"{_FORMAT}\0{__version__}\0{settings!r}\0{root}".encode())
+    digest.update(f"{_FORMAT}\0{cache.code_version()}\0{settings!r}\0{root}".encode())
     horizon = time.time_ns() - cache.RACY_NS
     digest.update(repr(listing.problems).encode("utf-8", "surrogateescape"))
     for path, (size, mtime, ctime, ino, link_ino, link_ctime) in zip(

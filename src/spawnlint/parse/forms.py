@@ -260,6 +260,7 @@ def _list_spawns(
             target = Param("subagent_type", value, kind, a, at + 1, a, at + 1)
             # "... — each with `name: "track-N"`": a name given in the agent's own bullet
             given = [p for p in _sentence_params(Sentence(a + 1, a + 1, 1, lines[a])) if p.key == "name"]
+            given = given or _quoted_bullet_name(lines[a], a)
             sites.append(RawSite("F7", a, at + 1, None, (target, *given), lead, "medium"))
     return sites
 
@@ -500,6 +501,20 @@ def _cell_param(cells: list[tuple[str, int]], col: int | None, key: str, line: i
     value, kind = classify(raw)
     kind = as_written(kind)
     return Param(key, value, kind, line, at + 1, line, at + 1)
+
+
+# `` `shop:critic` (name: "critic-a") ``, `` `shop:critic`, name: 'critic-b' ``: a quoted name after a
+# parenthesis or a comma of the agent's own bullet; "your name: x" in a prompt is not one.
+_BULLET_NAME = re.compile(r"(?:\(|,)\s*name\s*[:=]\s*(?P<q>[\"'])(?P<value>[^\"'\n]+)(?P=q)")
+
+
+def _quoted_bullet_name(line: str, at: int) -> list[Param]:
+    m = _BULLET_NAME.search(line)
+    if m is None or is_absent(m.group("value")):
+        return []
+    key_column = line.index("name", m.start()) + 1
+    value, kind = classify(m.group("value"))
+    return [Param("name", value, as_written(kind), at, key_column, at, m.start("value") + 1)]
 
 
 def _item_params(lines: list[str], at: int) -> tuple[Param, ...]:

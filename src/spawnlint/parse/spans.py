@@ -33,6 +33,23 @@ _PROSE_NAMED = re.compile(r"[ \t]+(?:named|called)[ \t]+$", re.IGNORECASE)
 _PROSE_MORE_NAMES = re.compile(r"\s*(?:,|\band\b|\bor\b|/|&)", re.IGNORECASE)
 
 
+# `` `shop:critic` (name: "a") — ... ``: the parenthesis goes; `` `shop:critic`, name: 'a' — ``: the
+# comma and the name go.
+_BULLET_NAME_TEXT = re.compile(
+    r"""[ \t]*(?:\(\s*name\s*[:=]\s*(["'])[^"'\n]+\1\s*\)|,\s*name\s*[:=]\s*(["'])[^"'\n]+\2)"""
+)
+
+
+def _bullet_name_removal(param: Param, path: str, lines: list[str]) -> tuple[Edit, ...]:
+    if not 1 <= param.line <= len(lines):
+        return ()
+    line = lines[param.line - 1]
+    for m in _BULLET_NAME_TEXT.finditer(line):
+        if m.start() <= param.column - 1 < m.end():
+            return (Edit(path, param.line, m.start() + 1, param.line, m.end() + 1, m.group(0)),)
+    return ()
+
+
 def _prose_removal(param: Param, path: str, lines: list[str]) -> tuple[Edit, ...]:
     """A prose spawn's one name, `Launch the critic agent named "c1" to ...`: the words
     ` named "c1"` go. Nothing for a list of names or any other wording."""
@@ -58,6 +75,10 @@ def with_removals(site: SpawnSite, lines: list[str]) -> SpawnSite:
     """The site with each of its `name`/`team_name` params carrying the edits that delete it."""
     if site.form in _PROSE and site.name is not None:
         return replace(site, name=replace(site.name, removal=_prose_removal(site.name, site.path, lines)))
+    if site.form == "F7" and site.name is not None and site.team_name is None:
+        quoted = _bullet_name_removal(site.name, site.path, lines)
+        if quoted:
+            return replace(site, name=replace(site.name, removal=quoted))
     if site.form not in _STRUCTURED:
         return site
     params = [p for p in (site.name, site.team_name) if p is not None]
