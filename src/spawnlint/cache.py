@@ -8,13 +8,13 @@ import hashlib
 import os
 import pickle
 import sys
-import tempfile
 import time
 from collections.abc import Mapping
 from pathlib import Path, PosixPath, WindowsPath
 from typing import Any
 
 from spawnlint import __version__, discover, model
+from spawnlint.atomic import write_atomically
 from spawnlint.config import Settings
 from spawnlint.discover import Discovery, Listing, SourceFile
 from spawnlint.model import ParsedFile
@@ -179,14 +179,7 @@ def store_records(path: Path, records: object) -> None:
     never the run."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.suffix[1:]}-", suffix=".tmp")
-        try:
-            with os.fdopen(handle, "wb") as out:
-                pickle.dump(records, out, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(temp, path)
-        except BaseException:
-            os.unlink(temp)
-            raise
+        write_atomically(path, pickle.dumps(records, protocol=pickle.HIGHEST_PROTOCOL))
     except OSError:
         return
 

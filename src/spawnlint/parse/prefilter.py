@@ -53,9 +53,6 @@ def needs_full_parse(data: bytes, custom_rule_pattern: bool) -> bool:
     return False
 
 
-_PHRASAL_LINES = re.compile(r"\b(?:kick\s+off|fire\s+off|spin\s+up|fan\s+out)\b")
-
-
 def hot_lines(lines: list[str]) -> set[int]:
     """The 0-based lines holding (part of) a word of `may_spawn`: a few C-speed scans per file."""
     original = "\n".join(lines)
@@ -72,7 +69,7 @@ def hot_lines(lines: list[str]) -> set[int]:
             spans.append((at, at + len(word)))
             at = text.find(word, at + 1)
     if any(h in text and t in text for h, t in _PHRASAL_WORDS):
-        spans.extend(m.span() for m in _PHRASAL_LINES.finditer(text))
+        spans.extend(m.span() for m in _PHRASAL_TEXT.finditer(text))
     hot: set[int] = set()
     for a, b in spans:
         hot.update(range(bisect_right(starts, a) - 1, bisect_right(starts, max(a, b - 1))))
