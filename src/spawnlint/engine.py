@@ -23,7 +23,6 @@ from spawnlint.model import (
 )
 from spawnlint.parallel import cores, map_isolated, parse_markdown_many
 from spawnlint.parse import decode, parse_text, python_could_spawn
-from spawnlint.parse.prefilter import needs_full_parse
 from spawnlint.parse.rule_sentence import is_rule_sentence
 from spawnlint.parse.spawn_syntax import TooComplex
 from spawnlint.project import build_project
@@ -179,9 +178,7 @@ def parse_data(source: SourceFile, data: bytes, settings: Settings) -> ParsedFil
         return ParsedFile(source.path, source.kind, problems=(problem,) if problem else ())
     if source.kind is FileKind.PYTHON:
         return text if python_could_spawn(text, settings.spawn_callables) else None
-    custom = settings.no_name_rule.pattern is not None
-    body = needs_full_parse(data, custom)
-    return parse_markdown(source, text, body, all_sentences=custom)
+    return parse_markdown(source, text, all_sentences=settings.no_name_rule.pattern is not None)
 
 
 def parse_markdown(

@@ -20,8 +20,8 @@ from spawnlint.model import (
     UnitFrontmatter,
 )
 from spawnlint.parse.frontmatter import Frontmatter, parse_tool_list, split_frontmatter
-from spawnlint.parse.prefilter import may_spawn
-from spawnlint.parse.send_message import mentions_send_message_tool
+from spawnlint.parse.prefilter import could_yield
+from spawnlint.parse.send_message import mentions_send_message_tool, report_lines
 from spawnlint.parse.spawn_syntax import as_written, classify, split_lines
 
 if TYPE_CHECKING:
@@ -64,9 +64,10 @@ def decode(path: str, data: bytes, max_bytes: int) -> tuple[str | None, Problem 
 def parse_text(
     path: str, text: str, kind: FileKind, body: bool = True, all_sentences: bool = True
 ) -> ParsedFile:
-    """The facts of a markdown file; with `body` false (the prefilter found no word a spawn,
-    a report instruction or a rule sentence needs) only its frontmatter and suppressions;
-    without `all_sentences` (no custom rule pattern) only the sentences of blocks with such words."""
+    """The facts of a markdown file; with `body` false only its frontmatter and suppressions.
+    Without `all_sentences` (no custom rule pattern) only the sentences of blocks with a word a
+    recogniser needs, and a body that cannot hold a spawn or a rule sentence (the prefilter's
+    `could_yield`) gets no block parse: only what it says about SendMessage is read."""
     lines = split_lines(text)
     frontmatter, body_start = split_frontmatter(lines)
     problems: list[Problem] = []
@@ -76,12 +77,15 @@ def parse_text(
     read = frontmatter is not None and _frontmatter_is_read(path, kind, frontmatter)
     if frontmatter is not None and read:
         problems.extend(_frontmatter_problems(path, frontmatter))
-    # The file-level prefilter read the frontmatter too (`tools: SendMessage`); only the body
-    # can hold what the full parse finds.
-    body = body and (all_sentences or may_spawn("\n".join(lines[body_start:])))
+    body_text = "\n".join(lines[body_start:])
+    body = body and (all_sentences or could_yield(body_text))
     facts = _body_facts(path, lines, body_start, all_sentences) if body else None
     if frontmatter is not None and kind is FileKind.AGENT:
-        mentions, reports = (facts.mentions_send_message, facts.report_lines) if facts else (False, ())
+        if facts is not None:
+            mentions, reports = facts.mentions_send_message, facts.report_lines
+        else:  # no spawn here, but what the body says about SendMessage tells whether it reports
+            mentions = "SendMessage" in body_text and mentions_send_message_tool(body_text)
+            reports = report_lines(lines, body_start) if mentions else ()
         agent = _agent(path, frontmatter, mentions, reports, problems)
     if frontmatter is not None and read and kind in (FileKind.COMMAND, FileKind.SKILL):
         unit_fm = UnitFrontmatter(

@@ -35,6 +35,9 @@ def example_lines(lines: list[str]) -> set[int]:
     """Lines inside `<example>` ... `</example>` (and `<commentary>` ... `</commentary>`, often
     nested in them): dialogues that show delegation, not spawns."""
     inside: set[int] = set()
+    lowered = "\n".join(lines).lower()
+    if "example>" not in lowered and "commentary>" not in lowered:
+        return inside  # no tag to open: the common case, without a search per line
     depth = {"example": 0, "commentary": 0}
     for j, line in enumerate(lines):
         tags = re.findall(r"<(/?)(example|commentary)>", CODE_SPAN.sub("", line), re.IGNORECASE)

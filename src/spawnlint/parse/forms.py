@@ -42,6 +42,11 @@ _BLOCK_HEADER = re.compile(
 )
 
 
+def block_header(line: str) -> bool:
+    """Whether the line is an F2 header (`Task:`, `**Agent tool:**`, `Subagent (x):`)."""
+    return _BLOCK_HEADER.match(line) is not None
+
+
 _KV_LINE = re.compile(r"^(?P<indent>\s*)(?:[-*+]\s+)?(?P<key>[a-z_]+)\s*:")
 
 

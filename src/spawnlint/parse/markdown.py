@@ -52,7 +52,7 @@ def analyse(path: str, lines: list[str], body_start: int, all_sentences: bool = 
         sentences=tuple(sentences_of(structure, None if all_sentences else hot)),
         sections=sections,
         mentions_send_message=mentions_send_message_tool(body),
-        report_lines=report_lines(structure),
+        report_lines=report_lines(lines, body_start),
     )
 
 

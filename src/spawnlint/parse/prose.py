@@ -14,6 +14,13 @@ _VERB_WORDS = (
     r"|create|form|set\s+up|assemble|deploy|send|bring\s+in|have|get|fan\s+out"
 )
 _VERB_RE = re.compile(rf"(?<![\w`-])(?:{_VERB_WORDS})(?![\w-])", re.IGNORECASE)
+
+
+def verb_in(text: str, start: int, end: int) -> bool:
+    """Whether a spawn verb (used as a verb or not) stands in text[start:end]."""
+    return _VERB_RE.search(text, start, end) is not None
+
+
 _STRONG_VERBS = frozenset(
     {"spawn", "launch", "dispatch", "delegate", "invoke", "kick", "fire", "spin", "fan"}
 )

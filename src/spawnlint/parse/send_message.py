@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 
 from spawnlint.parse.spawn_syntax import split_lines
-from spawnlint.parse.text import Structure
 
 _SEND_MESSAGE = re.compile(r"\bSendMessage\b")
 
@@ -44,10 +43,12 @@ def _names_the_tool(line: str) -> re.Match[str] | None:
     return m
 
 
-def report_lines(structure: Structure) -> tuple[tuple[int, int], ...]:
-    """Body lines that tell the agent to report with the SendMessage tool."""
+def report_lines(lines: list[str], first: int = 0) -> tuple[tuple[int, int], ...]:
+    """The 1-based lines (from index `first`) that tell the agent to report with the SendMessage
+    tool, with the column of the mention."""
     found = []
-    for j, line in enumerate(structure.lines):
+    for j in range(first, len(lines)):
+        line = lines[j]
         m = _names_the_tool(line) if "SendMessage" in line else None
         if m and _REPORT_WORDS.search(line):
             found.append((j + 1, m.start() + 1))

@@ -83,11 +83,14 @@ class Match:
     params: tuple[RawParam, ...]
 
 
+_LF = re.compile("\n")
+
+
 class LineIndex:
     """Offsets in a text to 1-based (line, column), shifted by the text's first line."""
 
     def __init__(self, text: str, first_line: int = 1, first_column: int = 1) -> None:
-        self._starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+        self._starts = [0] + [m.end() for m in _LF.finditer(text)]
         self._first_line = first_line
         self._first_column = first_column
 

@@ -70,22 +70,26 @@ def split_sentences(lines: list[str], start: int, end: int) -> list[Sentence]:
     out: list[Sentence] = []
     begin = 0
     in_code = False
-    for i, ch in enumerate(text):
+    for mark in _SENTENCE_MARKS.finditer(text):  # only the characters that can end a sentence
+        i = mark.start()
+        ch = text[i]
         if ch == "`":
             in_code = not in_code
-        if ch == "\n" and (_table_row_edge(text, begin, i) or _is_label_line(text, i)):
-            out.append(_sentence(text, begin, i, index))  # a table row, a "**Label:**" line
-            begin, in_code = i + 1, False
-            continue
-        if in_code or ch not in ".!?" or i + 1 >= len(text) or not text[i + 1].isspace():
-            continue
-        if re.search(r"(?<![\w.])(?:e\.g|i\.e|etc|vs|cf)$", text[max(0, i - 5) : i], re.IGNORECASE):
-            continue
-        out.append(_sentence(text, begin, i + 1, index))
-        begin = i + 1
+        elif ch == "\n":
+            if _table_row_edge(text, begin, i) or _is_label_line(text, i):
+                out.append(_sentence(text, begin, i, index))  # a table row, a "**Label:**" line
+                begin, in_code = i + 1, False
+        elif not in_code and not _ABBREVIATION.search(text[max(0, i - 5) : i]):
+            out.append(_sentence(text, begin, i + 1, index))
+            begin = i + 1
     if text[begin:].strip():
         out.append(_sentence(text, begin, len(text), index))
     return [s for s in out if s.text]
+
+
+# A backtick, a newline, or a full stop / ! / ? followed by white space (str.isspace, as \s is).
+_SENTENCE_MARKS = re.compile(r"[`\n]|[.!?](?=\s)")
+_ABBREVIATION = re.compile(r"(?<![\w.])(?:e\.g|i\.e|etc|vs|cf)$", re.IGNORECASE)
 
 
 _LABEL_LINE = re.compile(r"\s*\*\*[^*\n]{1,60}(?::\*\*|\*\*:)\s*")
