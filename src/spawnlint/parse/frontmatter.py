@@ -72,6 +72,9 @@ def _key_lines(block: list[str]) -> dict[str, int]:
 
 
 def _strict(block: list[str], errors: list[tuple[int, str]]) -> dict[str, Any] | None:
+    simple = _plain_mapping(block)
+    if simple is not None:
+        return simple
     text = "\n".join(block)
     if len(text) > _MAX_FRONTMATTER_CHARS:
         errors.append((1, "frontmatter is too large to read as YAML"))
@@ -93,6 +96,113 @@ def _strict(block: list[str], errors: list[tuple[int, str]]) -> dict[str, Any] |
         errors.append((2, "frontmatter is not a mapping of keys to values"))
         return None
     return {str(k): v for k, v in data.items()}
+
+
+# `key: value` where the value is a plain YAML scalar that can only be a string: it starts with a
+# letter and holds nothing YAML reads specially (`: `, ` #`, a colon at the end, tabs); or a
+# quoted string without escapes; or nothing (a list or a `|` text may follow).
+_PLAIN = r"[A-Za-z0-9$(/<](?:(?!: | #)[^\t:])*(?::(?! |$)(?:(?!: | #)[^\t:])*)*"
+# A plain value that starts with a digit is a string only as a version (`1.0.0`) or with a space
+# and no date before it (`2 minutes`); `12` is an int; anything else (floats, dates, octals,
+# `1:20`) PyYAML reads.
+_VERSION = re.compile(r"[0-9]+(?:\.[0-9]+){2,}")
+_DIGITS_AND_WORDS = re.compile(r"(?![0-9]{4}-)[0-9][^ ]* .*")
+_INT = re.compile(r"0|[1-9][0-9]*")
+_ENTRY = re.compile(
+    rf"(?P<key>[A-Za-z_][A-Za-z0-9_-]*):(?: +(?:(?P<plain>{_PLAIN})|\"(?P<double>[^\"\\]*)\""
+    r"|'(?P<single>(?:[^']|'')*)'|(?P<literal>\|)))? *"
+)
+_ITEM = re.compile(rf"(?P<indent> *)- (?P<plain>{_PLAIN}) *")
+# Characters PyYAML rejects, or reads as line breaks.
+_NOT_PLAIN = re.compile("[^\x0a\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]|[\u2028\u2029]")
+# Plain words YAML 1.1 reads as booleans or null, as a key or as a value.
+_RESOLVED_WORDS = frozenset({"yes", "no", "true", "false", "on", "off", "null"})
+
+
+def _plain_mapping(block: list[str]) -> dict[str, Any] | None:
+    """The mapping PyYAML would load from a block of `key: text` entries (text plain, quoted
+    without escapes, a `|` literal, or a list of plain words), read without it; None when the
+    block holds anything else (then PyYAML reads it)."""
+    if any(_NOT_PLAIN.search(line) for line in block):
+        return None
+    data: dict[str, Any] = {}
+    i = 0
+    while i < len(block):
+        if not block[i]:
+            i += 1
+            continue
+        m = _ENTRY.fullmatch(block[i])
+        if m is None or m.group("key").lower() in _RESOLVED_WORDS:
+            return None
+        value: Any = m.group("plain")
+        i += 1
+        if value is not None:
+            value = _plain_value(value.rstrip(" "))
+            if value is None:
+                return None
+        elif m.group("double") is not None:
+            value = m.group("double")
+        elif m.group("single") is not None:
+            value = m.group("single").replace("''", "'")
+        else:
+            end = _nested_end(block, i)
+            read = _literal(block[i:end], end < len(block)) if m.group("literal") else _items(block[i:end])
+            if read is None:
+                return None
+            value, i = read, end
+        data[m.group("key")] = value
+    return data
+
+
+def _plain_value(text: str) -> str | int | None:
+    """What PyYAML makes of a plain value, when that is sure: a string or an int; else None."""
+    if text.lower() in _RESOLVED_WORDS or text == "<<":
+        return None
+    if not text[0].isdigit() or _VERSION.fullmatch(text) or _DIGITS_AND_WORDS.fullmatch(text):
+        return text
+    return int(text) if _INT.fullmatch(text) else None
+
+
+def _nested_end(block: list[str], i: int) -> int:
+    """Where the lines that belong to the entry before line i end: at the next key."""
+    while i < len(block) and not _ENTRY.match(block[i]):
+        i += 1
+    return i
+
+
+def _literal(lines: list[str], more: bool) -> str | None:
+    """A `|` block (clip chomping): the lines less their indentation, and one final newline
+    unless its last line ends the frontmatter (`more`: another key follows)."""
+    if not lines or not lines[0].startswith(" ") or not lines[0].strip(" "):
+        return None  # an empty text or one that starts with a blank line: PyYAML decides
+    indent = len(lines[0]) - len(lines[0].lstrip(" "))
+    text = []
+    for line in lines:
+        if line.strip(" ") and not line.startswith(" " * indent):
+            return None
+        text.append(line[indent:])
+    ended = bool(text[-1])  # the text's last line is the frontmatter's: no line break after it
+    while text and not text[-1]:
+        text.pop()
+    return "\n".join(text) + ("" if ended and not more else "\n")
+
+
+def _items(lines: list[str]) -> list[str] | None:
+    """A block list of plain words, one `- item` a line at one indentation (none: no value)."""
+    items: list[str] = []
+    indent = None
+    for line in lines:
+        if not line:
+            continue
+        m = _ITEM.fullmatch(line)
+        if m is None or (indent is not None and m.group("indent") != indent):
+            return None
+        indent = m.group("indent")
+        value = _plain_value(m.group("plain").rstrip(" "))
+        if not isinstance(value, str):
+            return None
+        items.append(value)
+    return items or None
 
 
 def _lenient(block: list[str]) -> dict[str, Any]:
