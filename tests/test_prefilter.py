@@ -103,7 +103,6 @@ def test_a_custom_rule_pattern_turns_the_prefilter_off() -> None:
         "Dispatch `codebase-recon` now.",
         "Kick  off `x-y` now.",
         "Spin\nup `x-y`.",
-        "Use SENDMESSAGE to report.",
         "Run the **x** critic.",
         "Use the ta\u017fk tool.",  # a case-insensitive regex reads the long s as an s
         "\u212aick off `x-y`.",  # and the Kelvin sign as a k

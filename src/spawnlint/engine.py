@@ -19,10 +19,9 @@ from spawnlint.model import (
     ParsedFile,
     Problem,
     Project,
-    Suppressions,
 )
 from spawnlint.parallel import cores, map_isolated, parse_markdown_many
-from spawnlint.parse import decode, parse_text, python_could_spawn
+from spawnlint.parse import NO_SUPPRESSIONS, decode, parse_text, python_could_spawn
 from spawnlint.parse.rule_sentence import is_rule_sentence
 from spawnlint.parse.spawn_syntax import TooComplex
 from spawnlint.project import build_project
@@ -208,9 +207,6 @@ def _fault(exc: BaseException) -> str:
     return f"internal error while parsing: {type(exc).__name__}" + (f": {text}" if text else "")
 
 
-_NO_SUPPRESSIONS = Suppressions()
-
-
 def _compact(parsed: ParsedFile, all_sentences: bool) -> ParsedFile:
     """Only what later stages read, to keep the cache small and quick to load: sentences the
     rule matcher could accept (all of them when a custom pattern may match any), sections only
@@ -220,8 +216,10 @@ def _compact(parsed: ParsedFile, all_sentences: bool) -> ParsedFile:
         sentences = tuple(s for s in sentences if is_rule_sentence(s.text, require_mechanism=False))
     suppressions = parsed.suppressions
     if not suppressions.comments:
-        suppressions = _NO_SUPPRESSIONS
+        suppressions = NO_SUPPRESSIONS
     sections = parsed.sections if parsed.sites else ()
+    if (sentences, sections) == (parsed.sentences, parsed.sections) and suppressions is parsed.suppressions:
+        return parsed
     return replace(parsed, sentences=sentences, sections=sections, suppressions=suppressions)
 
 

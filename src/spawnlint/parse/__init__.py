@@ -27,6 +27,7 @@ from spawnlint.parse.spawn_syntax import as_written, classify, split_lines
 if TYPE_CHECKING:
     from spawnlint.parse.markdown import MarkdownFacts
 
+NO_SUPPRESSIONS = Suppressions()  # shared: most files have none
 _SUPPRESS_MD = re.compile(r"<!--\s*spawnlint:\s*(ignore-file|ignore)(?:\[([^\]]*)\])?\s*-->")
 _SUPPRESS_HASH = re.compile(r"#\s*spawnlint:\s*(ignore-file|ignore)(?:\[([^\]]*)\])?")
 
@@ -100,7 +101,9 @@ def parse_text(
         sites=tuple(fork) + (facts.sites if facts else ()),
         sentences=facts.sentences if facts else (),
         sections=facts.sections if facts else (),
-        suppressions=suppressions(lines, markdown=True, hash_comments_until=body_start),
+        suppressions=suppressions(lines, markdown=True, hash_comments_until=body_start)
+        if "spawnlint" in text
+        else NO_SUPPRESSIONS,
         problems=tuple(problems),
     )
 

@@ -100,7 +100,7 @@ def _strict(block: list[str], errors: list[tuple[int, str]]) -> dict[str, Any] |
 
 # `key: value` where the value is a plain YAML scalar that can only be a string: it starts with a
 # letter and holds nothing YAML reads specially (`: `, ` #`, a colon at the end, tabs); or a
-# quoted string without escapes; or nothing (a list or a `|` text may follow).
+# quoted string without escapes; or `[words]`; or nothing (a list or a `|` text may follow).
 _PLAIN = r"[A-Za-z0-9$(/<](?:(?!: | #)[^\t:])*(?::(?! |$)(?:(?!: | #)[^\t:])*)*"
 # A plain value that starts with a digit is a string only as a version (`1.0.0`) or with a space
 # and no date before it (`2 minutes`); `12` is an int; anything else (floats, dates, octals,
@@ -108,9 +108,12 @@ _PLAIN = r"[A-Za-z0-9$(/<](?:(?!: | #)[^\t:])*(?::(?! |$)(?:(?!: | #)[^\t:])*)*"
 _VERSION = re.compile(r"[0-9]+(?:\.[0-9]+){2,}")
 _DIGITS_AND_WORDS = re.compile(r"(?![0-9]{4}-)[0-9][^ ]* .*")
 _INT = re.compile(r"0|[1-9][0-9]*")
+_WORD = r"[A-Za-z][A-Za-z0-9_-]*"
 _ENTRY = re.compile(
     rf"(?P<key>[A-Za-z_][A-Za-z0-9_-]*):(?: +(?:(?P<plain>{_PLAIN})|\"(?P<double>[^\"\\]*)\""
-    r"|'(?P<single>(?:[^']|'')*)'|(?P<literal>\|)))? *"
+    r"|'(?P<single>(?:[^']|'')*)'"
+    rf"|\[(?P<flow> *(?:{_WORD} *(?:, *{_WORD} *)*)?)\]"
+    r"|(?P<literal>\|)))? *"
 )
 _ITEM = re.compile(rf"(?P<indent> *)- (?P<plain>{_PLAIN}) *")
 # Characters PyYAML rejects, or reads as line breaks.
@@ -144,6 +147,10 @@ def _plain_mapping(block: list[str]) -> dict[str, Any] | None:
             value = m.group("double")
         elif m.group("single") is not None:
             value = m.group("single").replace("''", "'")
+        elif m.group("flow") is not None:  # `[path]`, `[a, b]`: words only
+            value = [word.strip() for word in m.group("flow").split(",")] if m.group("flow").strip() else []
+            if any(word.lower() in _RESOLVED_WORDS for word in value):
+                return None
         else:
             end = _nested_end(block, i)
             read = _literal(block[i:end], end < len(block)) if m.group("literal") else _items(block[i:end])

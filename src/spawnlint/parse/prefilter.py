@@ -11,8 +11,9 @@ from bisect import bisect_right
 # Each recogniser needs at least one of these (lower-cased) words in the file:
 # F1-F5 and tables an `Agent`/`Task` tool, `subagent_type` or a `Subagent:` header; prose F6-F8 an
 # agent noun (agent, teammate, worker, reviewer, critic, helper), a team, or a strong verb
-# followed by an id (`Dispatch \`x-y\``); report instructions `SendMessage`; the default no-name
-# rule sentence agent/task/spawn. F9 (`context: fork`) is frontmatter, read on the cheap path too.
+# followed by an id (`Dispatch \`x-y\``); the default no-name rule sentence agent/task/spawn.
+# What a body says about SendMessage is read from its lines without any parse; F9
+# (`context: fork`) is frontmatter, read on the cheap path too.
 _WORDS = (
     "agent",
     "task",
@@ -26,7 +27,6 @@ _WORDS = (
     "dispatch",
     "delegate",
     "invoke",
-    "sendmessage",
 )
 # The strong verbs of two words: their first word alone is too common to be worth a parse.
 _PHRASAL_WORDS = (("kick", "off"), ("fire", "off"), ("spin", "up"), ("fan", "out"))
@@ -105,15 +105,22 @@ def could_yield(body: str) -> bool:
     if any(c in body for c in _FOLDING):
         return True  # a case-insensitive recogniser may read `ſpawn` as spawn
     low = body.lower()
-    if not _has_word(low):
+    present = frozenset(word for word in _SCANNED if word in low)  # each word searched once
+    if not _has_word(low, present):
         return False
-    return _structured(body, low) or _prose(body, low) or _rule_sentence(body, low)
+    return _structured(body, low) or _prose(body, low, present) or _rule_sentence(body, low)
 
 
-def _has_word(low: str) -> bool:
-    if any(word in low for word in _WORDS):
+_SCANNED = (*_WORDS, *(head for head, _tail in _PHRASAL_WORDS))
+
+
+def _has_word(low: str, present: frozenset[str] | None = None) -> bool:
+    if present is None:
+        present = frozenset(word for word in _SCANNED if word in low)
+    if any(word in present for word in _WORDS):
         return True
-    return any(h in low and t in low for h, t in _PHRASAL_WORDS) and _PHRASAL_TEXT.search(low) is not None
+    phrasal = any(h in present and t in low for h, t in _PHRASAL_WORDS)
+    return phrasal and _PHRASAL_TEXT.search(low) is not None
 
 
 def _structured(body: str, low: str) -> bool:
@@ -189,17 +196,17 @@ def _paragraph(text: str, at: int) -> tuple[int, int]:
     return text.rfind("\n\n", 0, at) + 1, len(text) if end < 0 else end
 
 
-def _prose(body: str, low: str) -> bool:
+def _prose(body: str, low: str, present: frozenset[str]) -> bool:
     """F6, F7 and F8 in prose. Every prose recogniser needs, in one sentence, a spawn verb and
     after it: for a strong verb (spawn, launch, ...) an agent noun, a team, a panel, a marked id
     right after it or a colon; for any verb an agent noun (agent, teammate, worker, reviewer,
     critic, helper) within 160 characters or five words, or a team within four words."""
-    return _strong_verb(low) or _verb_before_noun(body, low) or _team_verb(low)
+    return _strong_verb(low, present) or _verb_before_noun(body, low, present) or _team_verb(low, present)
 
 
-def _strong_verb(low: str) -> bool:
+def _strong_verb(low: str, present: frozenset[str]) -> bool:
     for word, pattern in _STRONG_VERBS:
-        if word not in low:
+        if word not in present:
             continue
         for m in pattern.finditer(low):
             if _MARKED_NEXT.match(low, m.end()):
@@ -210,11 +217,12 @@ def _strong_verb(low: str) -> bool:
     return False
 
 
-def _verb_before_noun(body: str, low: str) -> bool:
+def _verb_before_noun(body: str, low: str, present: frozenset[str]) -> bool:
     from spawnlint.parse.prose import verb_in  # the prose recogniser's own verbs
 
     searched = (0, 0)  # no verb in body[searched[0]:searched[1]]
-    for at in sorted(_occurrences(low, _NOUNS)):
+    nouns = tuple(noun for noun in _NOUNS if noun in present or (noun == "teammate" and "team" in present))
+    for at in sorted(_occurrences(low, nouns)):
         paragraph_start = _paragraph(low, at)[0]
         start = max(paragraph_start, at - _REFERENCE_WINDOW)
         if start > paragraph_start and len(low[start:at].split()) <= 5:
@@ -227,8 +235,8 @@ def _verb_before_noun(body: str, low: str) -> bool:
     return False
 
 
-def _team_verb(low: str) -> bool:
-    at = low.find("team")
+def _team_verb(low: str, present: frozenset[str]) -> bool:
+    at = low.find("team") if "team" in present else -1
     while at >= 0:
         paragraph_start = _paragraph(low, at)[0]
         start = max(paragraph_start, at - 400)

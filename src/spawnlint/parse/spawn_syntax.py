@@ -108,7 +108,7 @@ _NEWLINE = re.compile(r"\r\n|\r|\n")
 def split_lines(text: str) -> list[str]:
     """Lines as git, editors and libcst count them: only CR, LF and CRLF end a line (not the form
     feeds and Unicode separators that str.splitlines() also splits on)."""
-    lines = _NEWLINE.split(text)
+    lines = text.split("\n") if "\r" not in text else _NEWLINE.split(text)
     return lines[:-1] if lines and lines[-1] == "" else lines
 
 
