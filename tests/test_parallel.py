@@ -71,15 +71,16 @@ def test_many_markdown_files_parse_in_a_pool_as_they_do_serially(
         files[f"commands/c{n}.md"] = f'Use the Agent tool with `subagent_type: "critic"`, `name: "c{n}"`.\n'
     root = write_project(tmp_path, files)
     serial = lint(root, Settings(), use_cache=False).diagnostics
-    calls: list[int] = []
-    real = parallel.map_parallel
+    pools: list[int] = []
 
-    def spy(fn: object, items: list[object], min_items: int = 0) -> object:
-        calls.append(len(items))
-        return real(fn, items, min_items=5)  # type: ignore[arg-type]
+    class Pool(parallel.ProcessPoolExecutor):
+        def __init__(self, max_workers: int, mp_context: object) -> None:
+            pools.append(max_workers)
+            super().__init__(max_workers=max_workers, mp_context=mp_context)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(parallel, "map_parallel", spy)
+    monkeypatch.setattr(parallel, "ProcessPoolExecutor", Pool)
+    monkeypatch.setattr(parallel, "MIN_PARALLEL", 5)
     monkeypatch.setattr(parallel, "cores", lambda: 2)
     assert lint(root, Settings(), use_cache=False).diagnostics == serial
     assert len(serial) == 60  # per command: SL101 (named, mute agent) and SL201 (no rule)
-    assert calls and all(n >= 5 for n in calls)
+    assert pools == [2]  # the markdown files went to one pool of two workers

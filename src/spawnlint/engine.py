@@ -20,7 +20,7 @@ from spawnlint.model import (
     Problem,
     Project,
 )
-from spawnlint.parallel import cores, map_isolated, parse_markdown_many
+from spawnlint.parallel import cores, map_isolated, parsed_markdown, start_markdown
 from spawnlint.parse import NO_SUPPRESSIONS, decode, parse_text, python_could_spawn
 from spawnlint.parse.rule_sentence import is_rule_sentence
 from spawnlint.parse.spawn_syntax import TooComplex
@@ -84,10 +84,9 @@ def parse_all(
             python.append((source.path, result))
         elif cache is not None:
             cache.put(keys[source.path], _no_spawn_cue(source.path))  # so it is not decoded again
-    for result in [
-        *parse_markdown_many(markdown, settings).values(),
-        *parse_python_isolated(python, settings.spawn_callables).values(),
-    ]:
+    started = start_markdown(markdown, settings)  # in worker processes, while Python is parsed
+    python_parsed = parse_python_isolated(python, settings.spawn_callables)
+    for result in [*parsed_markdown(started).values(), *python_parsed.values()]:
         _fresh(parsed, result, cache, keys)
     return dict(sorted(parsed.items()))
 

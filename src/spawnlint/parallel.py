@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from typing import TypeVar
+from typing import Any, Generic, TypeVar
 
 from spawnlint.config import Settings
 from spawnlint.discover import SourceFile
@@ -31,23 +31,65 @@ def cores() -> int:
 
 def map_parallel(fn: Callable[[T], R], items: Sequence[T], min_items: int | None = None) -> list[R]:
     """fn over items, in order: in worker processes when worthwhile, else here."""
-    min_items = MIN_PARALLEL if min_items is None else min_items
-    workers = min(cores(), 8)
-    if workers < 2 or len(items) < min_items or _FORK is None:
-        return [fn(item) for item in items]
-    try:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=_FORK) as pool:
-            return list(pool.map(fn, items, chunksize=max(1, len(items) // (workers * 16))))
-    except (BrokenProcessPool, OSError):
-        return [fn(item) for item in items]  # no processes to be had: parse here instead
+    return Started(fn, items, min_items).results()
+
+
+class Started(Generic[T, R]):
+    """fn over items, begun in worker processes when worthwhile (this process is free meanwhile;
+    `results` waits for them), else run here when `results` is asked for."""
+
+    def __init__(self, fn: Callable[[T], R], items: Sequence[T], min_items: int | None = None) -> None:
+        self._fn, self._items = fn, items
+        self._pool: ProcessPoolExecutor | None = None
+        self._futures: list[Future[list[R]]] = []
+        workers = min(cores(), 8)
+        if workers < 2 or len(items) < (MIN_PARALLEL if min_items is None else min_items) or _FORK is None:
+            return
+        size = max(1, len(items) // (workers * 16))
+        try:
+            self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=_FORK)
+            self._futures = [
+                self._pool.submit(_run_chunk, fn, items[i : i + size]) for i in range(0, len(items), size)
+            ]
+        except (BrokenProcessPool, OSError):
+            self._close()  # no processes to be had: `results` parses here instead
+
+    def results(self) -> list[R]:
+        if self._pool is not None:
+            try:
+                return [r for future in self._futures for r in future.result()]
+            except (BrokenProcessPool, OSError):
+                pass  # a worker died (out of memory?): parse here instead
+            finally:
+                self._close()
+        return [self._fn(item) for item in self._items]
+
+    def _close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+        self._pool, self._futures = None, []
+
+
+def _run_chunk(fn: Callable[[T], R], chunk: Sequence[T]) -> list[R]:
+    return [fn(item) for item in chunk]
+
+
+def start_markdown(
+    jobs: Sequence[tuple[SourceFile, bytes]], settings: Settings
+) -> Started[Any, ParsedFile | None]:
+    """Markdown files from their bytes (decoded, prefiltered and parsed in the workers), begun."""
+    return Started(_parse_job, [(s, data, settings) for s, data in jobs])
+
+
+def parsed_markdown(started: Started[Any, ParsedFile | None]) -> dict[str, ParsedFile]:
+    return {p.path: p for p in started.results() if p is not None}
 
 
 def parse_markdown_many(
     jobs: Sequence[tuple[SourceFile, bytes]], settings: Settings
 ) -> dict[str, ParsedFile]:
     """Markdown files from their bytes (decoded, prefiltered and parsed in the workers)."""
-    parsed = map_parallel(_parse_job, [(s, data, settings) for s, data in jobs])
-    return {p.path: p for p in parsed if p is not None}
+    return parsed_markdown(start_markdown(jobs, settings))
 
 
 def _parse_job(job: tuple[SourceFile, bytes, Settings]) -> ParsedFile | None:
