@@ -34,6 +34,7 @@ _PHRASAL_TEXT = re.compile(r"\b(?:kick\s+off|fire\s+off|spin\s+up|fan\s+out)\b")
 # Letters a case-insensitive regex equates with ASCII ones (long s, Kelvin sign, dotless and
 # dotted I): `taſk` matches `task` there, so text holding one always gets the full parse.
 _FOLDING = "\u017f\u212a\u0131\u0130"
+_LF = re.compile("\n")
 
 
 def hot_lines(lines: list[str]) -> set[int]:
@@ -42,9 +43,7 @@ def hot_lines(lines: list[str]) -> set[int]:
     if any(c in original for c in _FOLDING):
         return set(range(len(lines)))  # rare enough to search every block
     text = original.lower()
-    starts = [0]
-    for line in text.split("\n")[:-1]:
-        starts.append(starts[-1] + len(line) + 1)
+    starts = [0, *(m.end() for m in _LF.finditer(text))]
     spans: list[tuple[int, int]] = []
     for word in _WORDS:
         at = text.find(word)

@@ -70,13 +70,14 @@ def split_sentences(lines: list[str], start: int, end: int) -> list[Sentence]:
     out: list[Sentence] = []
     begin = 0
     in_code = False
+    rows_or_labels = "|" in text or "**" in text  # else no newline ends a sentence
     for mark in _SENTENCE_MARKS.finditer(text):  # only the characters that can end a sentence
         i = mark.start()
         ch = text[i]
         if ch == "`":
             in_code = not in_code
         elif ch == "\n":
-            if _table_row_edge(text, begin, i) or _is_label_line(text, i):
+            if rows_or_labels and (_table_row_edge(text, begin, i) or _is_label_line(text, i)):
                 out.append(_sentence(text, begin, i, index))  # a table row, a "**Label:**" line
                 begin, in_code = i + 1, False
         elif not in_code and not _ABBREVIATION.search(text[max(0, i - 5) : i]):
