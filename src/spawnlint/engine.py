@@ -50,7 +50,7 @@ def parse_all(
     """Every file's parse: from the cache when its bytes are known, else parsed (markdown in a
     process pool when there is much of it, Python in isolation)."""
     parsed: dict[str, ParsedFile] = {}
-    markdown: list[tuple[SourceFile, bytes]] = []
+    markdown: list[tuple[SourceFile, bytes | None]] = []  # None: the worker reads it
     python: list[tuple[str, str]] = []
     keys: dict[str, str] = {}
     root = str(discovery.root)
@@ -60,6 +60,9 @@ def parse_all(
         if known is not None:
             if known != _no_spawn_cue(source.path):
                 parsed[source.path] = known
+            continue
+        if cache is None and source.kind is not FileKind.PYTHON:
+            markdown.append((source, None))  # read where it is parsed, in parallel
             continue
         data = read_source(discovery.root, source, settings)
         if isinstance(data, ParsedFile):
@@ -84,7 +87,7 @@ def parse_all(
             python.append((source.path, result))
         elif cache is not None:
             cache.put(keys[source.path], _no_spawn_cue(source.path))  # so it is not decoded again
-    started = start_markdown(markdown, settings)  # in worker processes, while Python is parsed
+    started = start_markdown(discovery.root, markdown, settings)  # in workers, while Python is parsed
     python_parsed = parse_python_isolated(python, settings.spawn_callables)
     for result in [*parsed_markdown(started).values(), *python_parsed.values()]:
         _fresh(parsed, result, cache, keys)
@@ -167,6 +170,19 @@ def read_source(root: Path, source: SourceFile, settings: Settings) -> bytes | P
     except OSError as exc:
         why = exc.strerror or type(exc).__name__
         return _unreadable(source, f"cannot be read ({why})")
+
+
+def read_and_parse(
+    root: Path, source: SourceFile, data: bytes | None, settings: Settings
+) -> ParsedFile | None:
+    """A markdown file parsed from its bytes (read here when not given)."""
+    if data is None:
+        read = read_source(root, source, settings)
+        if isinstance(read, ParsedFile):
+            return read
+        data = read
+    result = parse_data(source, data, settings)
+    return result if isinstance(result, ParsedFile) else None  # markdown is never deferred
 
 
 def parse_data(source: SourceFile, data: bytes, settings: Settings) -> ParsedFile | str | None:

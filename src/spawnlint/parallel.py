@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from spawnlint.config import Settings
@@ -75,28 +76,21 @@ def _run_chunk(fn: Callable[[T], R], chunk: Sequence[T]) -> list[R]:
 
 
 def start_markdown(
-    jobs: Sequence[tuple[SourceFile, bytes]], settings: Settings
+    root: Path, jobs: Sequence[tuple[SourceFile, bytes | None]], settings: Settings
 ) -> Started[Any, ParsedFile | None]:
-    """Markdown files from their bytes (decoded, prefiltered and parsed in the workers), begun."""
-    return Started(_parse_job, [(s, data, settings) for s, data in jobs])
+    """Markdown files from their bytes, or read from `root` (read, decoded, prefiltered and
+    parsed in the workers), begun."""
+    return Started(_parse_job, [(root, s, data, settings) for s, data in jobs])
 
 
 def parsed_markdown(started: Started[Any, ParsedFile | None]) -> dict[str, ParsedFile]:
     return {p.path: p for p in started.results() if p is not None}
 
 
-def parse_markdown_many(
-    jobs: Sequence[tuple[SourceFile, bytes]], settings: Settings
-) -> dict[str, ParsedFile]:
-    """Markdown files from their bytes (decoded, prefiltered and parsed in the workers)."""
-    return parsed_markdown(start_markdown(jobs, settings))
+def _parse_job(job: tuple[Path, SourceFile, bytes | None, Settings]) -> ParsedFile | None:
+    from spawnlint.engine import read_and_parse
 
-
-def _parse_job(job: tuple[SourceFile, bytes, Settings]) -> ParsedFile | None:
-    from spawnlint.engine import parse_data
-
-    result = parse_data(*job)
-    return result if isinstance(result, ParsedFile) else None  # markdown is never deferred
+    return read_and_parse(*job)
 
 
 def map_isolated(
