@@ -11,6 +11,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from spawnlint.model import Section, Sentence, SpawnSite
+from spawnlint.parse.blocks import fast_structure
 from spawnlint.parse.counter import is_counter_example
 from spawnlint.parse.forms import find_sites, hot_blocks, to_site
 from spawnlint.parse.send_message import mentions_send_message_tool, report_lines
@@ -74,6 +75,13 @@ def _introduces(lines: list[str], lead: int, block: int) -> bool:
 
 
 def build_structure(lines: list[str]) -> Structure:
+    """The block structure of the markdown lines: the fast scan where it is certain to read it as
+    markdown-it does, markdown-it elsewhere."""
+    fast = fast_structure(lines)
+    return fast if fast is not None else markdown_it_structure(lines)
+
+
+def markdown_it_structure(lines: list[str]) -> Structure:
     tokens = _MD.parse("\n".join(lines))
     blocks: list[Block] = []
     headings: list[tuple[int, int, str]] = []

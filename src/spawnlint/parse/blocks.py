@@ -1,0 +1,352 @@
+"""A fast block scan that reproduces markdown-it's structure for the common shapes, or gives up."""
+
+from __future__ import annotations
+
+import re
+
+from spawnlint.parse.text import Block, Structure
+
+# The scan ports markdown-it's commonmark block rules (code, fence, hr, list, heading, lheading,
+# paragraph) over per-line indents; blockquotes, HTML blocks and link reference definitions are not
+# ported: meeting one where markdown-it would read it raises _Bail and the caller falls back.
+
+_MAX_LEVEL = 20  # markdown-it's maxNesting
+_FENCE = re.compile(r"`{3,}|~{3,}")
+_HR = re.compile(r"(?:\*[ \t]*){3,}\Z|(?:-[ \t]*){3,}\Z|(?:_[ \t]*){3,}\Z")
+_BULLET = re.compile(r"[*+-](?=[ \t]|\Z)")
+_ORDERED = re.compile(r"([0-9]{1,9})[.)](?=[ \t]|\Z)")
+_HEADING = re.compile(r"#{1,6}(?=[ \t]|\Z)")
+_UNDERLINE = re.compile(r"(?:=+|-+)[ \t]*\Z")
+# A "[" line that provably is no link reference definition: the label ends at "]" not followed
+# by ":", or meets a second "[", on its first line.
+_NOT_REFERENCE = re.compile(r"\[(?:\\.|[^\\\[\]])*(?:\[|\](?!:))")
+# First characters of a line that may end a paragraph or underline it; any other line continues it.
+_MAY_INTERRUPT = frozenset("`~>*-_+#<=0123456789")
+
+
+class _Bail(Exception):
+    """The document holds a construct the fast scan does not reproduce."""
+
+
+def fast_structure(lines: list[str]) -> Structure | None:
+    """The Structure markdown.build_structure reads from markdown-it, or None where the document
+    holds something this scan does not reproduce with certainty."""
+    text = "\n".join(lines)
+    if "\r" in text or "\0" in text or text.count("\n") != max(len(lines) - 1, 0):
+        return None
+    try:
+        return _Scan(lines).run()
+    except _Bail:
+        return None
+
+
+class _Scan:
+    """markdown-it's StateBlock, reduced to what the ported rules read."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        t = [len(x) - len(x.lstrip(" \t")) for x in lines]
+        ends = [len(x) for x in lines]
+        n = len(lines)
+        if n and t[n - 1] >= ends[n - 1]:
+            n -= 1  # markdown-it counts no final line of only spaces
+        self.n = n
+        self.t = t[:n] + [0]  # first non-space character (tabs not expanded); a fake last line
+        self.ends = ends[:n] + [0]
+        self.s = list(self.t)  # columns of the indent, tabs expanded
+        for i in range(n):
+            if "\t" in lines[i][: self.t[i]]:
+                self.s[i] = len(lines[i][: self.t[i]].expandtabs(4))
+        self.blk = 0  # blkIndent
+        self.list_indent = -1
+        self.level = 0
+        self.line = 0
+        self.blocks: list[Block] = []
+        self.headings: list[tuple[int, int, str]] = []
+        self.leads: list[tuple[Block, list[tuple[int, int]]]] = []
+        self.tops: list[int] = []
+        self.after_paragraph: Block | None = None  # the last token closed this paragraph
+
+    def run(self) -> Structure:
+        self.tokenize(0)
+        leads = tuple((block, tuple(items)) for block, items in self.leads)
+        return Structure(self.lines, tuple(self.blocks), tuple(self.headings), leads, tuple(self.tops))
+
+    def _empty(self, i: int) -> bool:
+        return self.t[i] >= self.ends[i]
+
+    def _open(self, start: int) -> None:
+        """A token that opens at this level (or stands alone) starting at line `start`."""
+        if self.level == 0:
+            self.tops.append(start + 1)
+        self.after_paragraph = None
+
+    def tokenize(self, line: int) -> None:
+        n, t, ends = self.n, self.t, self.ends
+        while line < n:
+            while line < n and t[line] >= ends[line]:
+                line += 1
+            self.line = line
+            if line >= n or self.s[line] < self.blk:
+                break
+            if self.level >= _MAX_LEVEL:
+                raise _Bail
+            self._block(line)
+            line = self.line
+            if line < n and t[line] >= ends[line]:
+                line += 1
+                self.line = line
+
+    def _block(self, start: int) -> None:
+        """The rule chain at a block start; each rule sets self.line past its block."""
+        if self.s[start] - self.blk >= 4:
+            return self._code(start)
+        text = self.lines[start]
+        ts = self.t[start]
+        c = text[ts]
+        if c in "`~" and self._fence(start):
+            return None
+        if c == ">":
+            raise _Bail  # blockquote
+        if c in "*-_" and _HR.match(text, ts):
+            self._open(start)
+            self.line = start + 1
+            return None
+        if (c in "*+-" or "0" <= c <= "9") and self._list(start):
+            return None
+        if c == "[" and not _NOT_REFERENCE.match(text, ts):
+            raise _Bail  # perhaps a link reference definition
+        if c == "<":
+            raise _Bail  # perhaps an HTML block
+        if c == "#":
+            m = _HEADING.match(text, ts)
+            if m:
+                self._open(start)
+                self.headings.append((start, m.end() - ts, _atx_content(text[m.end() :])))
+                self.line = start + 1
+                return None
+        return self._paragraph(start)
+
+    def _code(self, start: int) -> None:
+        last = nxt = start + 1
+        while nxt < self.n:
+            if self._empty(nxt):
+                nxt += 1
+            elif self.s[nxt] - self.blk >= 4:
+                nxt += 1
+                last = nxt
+            else:
+                break
+        self._open(start)
+        self.blocks.append(Block("code", start, last, None))
+        self.line = last
+
+    def _fence(self, start: int) -> bool:
+        text = self.lines[start]
+        m = _fence_open(text, self.t[start])
+        if m is None:
+            return False
+        markup = m.group()
+        marker, length = markup[0], len(markup)
+        lines, t, s, ends, blk = self.lines, self.t, self.s, self.ends, self.blk
+        nxt = start
+        closed = False
+        while True:
+            nxt += 1
+            if nxt >= self.n:
+                break
+            ti = t[nxt]
+            if ti >= ends[nxt]:
+                continue
+            if s[nxt] < blk:
+                break  # a line indented less than the list item ends the item and the fence
+            line = lines[nxt]
+            if line[ti] != marker or s[nxt] - blk >= 4:
+                continue
+            run = _FENCE.match(line, ti)
+            if run is None or run.end() - ti < length or line[run.end() :].strip(" \t"):
+                continue
+            closed = True
+            break
+        end = nxt + 1 if closed else nxt
+        self._open(start)
+        # as build_structure reads a fence token's map
+        whole = end - start >= 2 and lines[end - 1].strip().startswith(markup)
+        self.blocks.append(Block("fence", start + 1, end - 1 if whole else end, start))
+        self.line = end
+        return True
+
+    def _paragraph(self, start: int) -> None:
+        """markdown-it's lheading rule and, when it finds no underline, its paragraph rule: both
+        scan the same lines and stop at the same one."""
+        lines, t, s, ends, blk = self.lines, self.t, self.s, self.ends, self.blk
+        nxt = start + 1
+        level = 0
+        while nxt < self.n:
+            ti = t[nxt]
+            if ti >= ends[nxt]:
+                break
+            si = s[nxt]
+            if si - blk > 3:
+                nxt += 1
+                continue
+            c = lines[nxt][ti]
+            if c in _MAY_INTERRUPT:
+                if c in "=-" and si >= blk and _UNDERLINE.match(lines[nxt], ti):
+                    level = 1 if c == "=" else 2
+                    break
+                if self._interrupts(nxt, c):
+                    break
+            nxt += 1
+        self._open(start)
+        if level:
+            self.headings.append((start, level, self._setext_content(start, nxt)))
+            self.line = nxt + 1
+            return
+        block = Block("paragraph", start, nxt, None)
+        self.blocks.append(block)
+        self.line = nxt
+        self.after_paragraph = block
+
+    def _setext_content(self, start: int, stop: int) -> str:
+        lines, t = self.lines, self.t
+        parts = []
+        for j in range(start, stop):
+            if "\t" in lines[j][: t[j]]:
+                raise _Bail  # getLines expands such tabs partly
+            parts.append(lines[j][t[j] if j == start else min(t[j], self.blk) :])
+        return _trimmed("\n".join(parts))
+
+    def _interrupts(self, i: int, c: str) -> bool:
+        """Whether line i (non-empty, indented less than code) ends a paragraph: markdown-it's
+        paragraph terminators fence, blockquote, hr, list, html_block and heading."""
+        text, ti = self.lines[i], self.t[i]
+        if c in "`~":
+            return _fence_open(text, ti) is not None
+        if c == ">":
+            raise _Bail
+        if c in "*-_" and _HR.match(text, ti):
+            return True
+        if c in "*+-" or "0" <= c <= "9":
+            return self._list_interrupts(i)
+        if c == "<":
+            raise _Bail
+        return c == "#" and _HEADING.match(text, ti) is not None
+
+    def _list_interrupts(self, i: int) -> bool:
+        """markdown-it's list rule in validation mode inside a paragraph."""
+        si = self.s[i]
+        if self.list_indent >= 0 and si - self.list_indent >= 4 and si < self.blk:
+            return False
+        text, ti = self.lines[i], self.t[i]
+        terminating = si >= self.blk
+        m = _ORDERED.match(text, ti)
+        if m is not None:
+            if terminating and int(m.group(1)) != 1:
+                return False
+        else:
+            m = _BULLET.match(text, ti)
+            if m is None:
+                return False
+        return not (terminating and not text[m.end() :].strip(" \t"))
+
+    def _list(self, start: int) -> bool:
+        lines, t, s, ends = self.lines, self.t, self.s, self.ends
+        if self.list_indent >= 0 and s[start] - self.list_indent >= 4 and s[start] < self.blk:
+            return False
+        text = lines[start]
+        m = _ORDERED.match(text, t[start])
+        ordered = m is not None
+        if m is None:
+            m = _BULLET.match(text, t[start])
+            if m is None:
+                return False
+        after = m.end()
+        marker = text[after - 1]
+        items: list[tuple[int, int]] = []
+        if self.after_paragraph is not None:
+            self.leads.append((self.after_paragraph, items))
+        self._open(start)
+        self.level += 1
+        nxt = start
+        while nxt < self.n:
+            text, ti, end = lines[nxt], t[nxt], ends[nxt]
+            initial = s[nxt] + after - ti
+            rest = text[after:]
+            content = end - len(rest.lstrip(" \t"))
+            gap = text[after:content]
+            offset = initial + len(gap) if "\t" not in gap else _columns(initial, gap)
+            indent_after = 1 if content >= end else offset - initial
+            if indent_after > 4:
+                indent_after = 1
+            self.after_paragraph = None
+            self.level += 1
+            old_list_indent = self.list_indent
+            self.list_indent = self.blk
+            self.blk = initial + indent_after
+            old_t, old_s = t[nxt], s[nxt]
+            t[nxt], s[nxt] = content, offset
+            if content >= end and self._empty(nxt + 1):
+                self.line = min(nxt + 2, self.n)  # an empty item ends at a blank line
+            else:
+                self.tokenize(nxt)
+            self.blk = self.list_indent
+            self.list_indent = old_list_indent
+            t[nxt], s[nxt] = old_t, old_s
+            self.level -= 1
+            self.after_paragraph = None
+            items.append((nxt, self.line))
+            nxt = self.line
+            after = self._next_marker(nxt, ordered, marker)
+            if after < 0:
+                break
+        self.level -= 1
+        self.after_paragraph = None
+        self.line = nxt
+        return True
+
+    def _next_marker(self, i: int, ordered: bool, marker: str) -> int:
+        """Where the marker of the list's next item ends on line i, or -1 where line i ends the
+        list (markdown-it's checks after an item)."""
+        if i >= self.n or self._empty(i) or self.s[i] < self.blk or self.s[i] - self.blk >= 4:
+            return -1
+        text, ti = self.lines[i], self.t[i]
+        c = text[ti]
+        if c == ">":
+            raise _Bail
+        if (c in "`~" and _fence_open(text, ti) is not None) or (c in "*-_" and _HR.match(text, ti)):
+            return -1
+        m = (_ORDERED if ordered else _BULLET).match(text, ti)
+        return m.end() if m is not None and text[m.end() - 1] == marker else -1
+
+
+def _columns(start: int, gap: str) -> int:
+    """The column after `gap` (spaces and tabs) that begins at column `start`."""
+    col = start
+    for ch in gap:
+        col += 4 - col % 4 if ch == "\t" else 1
+    return col
+
+
+def _fence_open(text: str, at: int) -> re.Match[str] | None:
+    m = _FENCE.match(text, at)
+    if m is None or (text[at] == "`" and "`" in text[m.end() :]):
+        return None
+    return m
+
+
+def _atx_content(raw: str) -> str:
+    """An ATX heading's text after its opening hashes, without a closing sequence."""
+    body = raw.rstrip(" \t")
+    bare = body.rstrip("#")
+    if len(bare) < len(body) and bare and bare[-1] in " \t":
+        body = bare
+    return _trimmed(body)
+
+
+def _trimmed(text: str) -> str:
+    """Text trimmed as markdown-it trims it; other whitespace at an edge is not ported."""
+    out = text.strip(" \t\n")
+    if out and (out[0].isspace() or out[-1].isspace()):
+        raise _Bail
+    return out

@@ -1,0 +1,115 @@
+"""The fast block scan reads every document it accepts exactly as markdown-it does."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import REPO
+from spawnlint.parse.blocks import fast_structure
+from spawnlint.parse.markdown import build_structure, markdown_it_structure
+from spawnlint.parse.spawn_syntax import split_lines
+
+sys.path.insert(0, str(REPO / "bench"))
+from generate import generate  # noqa: E402
+
+# Real public plugin repositories, on the machines that hold them (never committed).
+REAL_TREES = [Path("/work/realrepos"), Path("/tmp/held")]
+
+
+def body_lines(path: Path) -> list[str]:
+    """A markdown file's lines as analyse() hands them over: the frontmatter blanked."""
+    lines = split_lines(path.read_bytes().decode("utf-8", "replace"))
+    if lines and lines[0].rstrip() == "---":
+        close = next((i for i in range(1, len(lines)) if lines[i].rstrip() == "---"), None)
+        if close is not None:
+            lines = [""] * (close + 1) + lines[close + 1 :]
+    return lines
+
+
+def markdown_files(*roots: Path) -> Iterator[Path]:
+    for root in roots:
+        yield from sorted(root.rglob("*.md"))
+
+
+def fast_share(paths: list[Path]) -> float:
+    """The share of the files the fast scan reads; fails on the first it reads wrongly."""
+    fast = 0
+    for path in paths:
+        lines = body_lines(path)
+        got = fast_structure(lines)
+        if got is not None:
+            assert got == markdown_it_structure(lines), path
+            fast += 1
+    return fast / len(paths)
+
+
+def test_repository_markdown_reads_as_markdown_it_does() -> None:
+    paths = list(markdown_files(REPO / "tests", REPO / "examples", REPO / "rules"))
+    assert len(paths) > 100
+    assert fast_share(paths) >= 0.9
+
+
+def test_benchmark_tree_reads_as_markdown_it_does(tmp_path: Path) -> None:
+    generate(tmp_path, plugins=20)
+    paths = list(markdown_files(tmp_path))
+    assert len(paths) > 500
+    assert fast_share(paths) >= 0.95
+
+
+@pytest.mark.skipif(not any(p.is_dir() for p in REAL_TREES), reason="no real plugin repositories here")
+def test_real_plugin_markdown_reads_as_markdown_it_does() -> None:
+    paths = list(markdown_files(*(p for p in REAL_TREES if p.is_dir())))
+    assert fast_share(paths) >= 0.9
+
+
+INDENTS = ("", "", "", " ", "  ", "   ", "    ", "     ", "      ", "        ", "\t", " \t", "  \t")
+BODIES = (
+    # headings
+    "# Title", "## Section ##", "###### six", "####### seven", "#", "#hash", "# a #", "#\tx", "## ",
+    "# trailing #  #", "### x ###b",
+    # fences
+    "```", "````", "~~~", "~~~~", "```python", "``` js", "~~~ ```", "```a`b", "``", "`` x", "~~~~~",
+    "```  ", "~~~\t",
+    # list items
+    "-", "- ", "- item", "* item", "+ item", "1. item", "1) item", "10. item", "2. item", "0. x",
+    "01. x", "1.", "2)", "-    x", "-     x", "-\titem", "- - x", "- # h", "- ```", "1. ```",
+    "- [ ] task", "* * *", "- ---", "-\t-", "1234567890. x", "123456789. x", "-x", "1.x", "+",
+    # paragraphs, tables, setext underlines, rules
+    "text", "more text", "a | b |", "| col | col |", "|---|---|", "---", "===", "***", "___",
+    "- - -", "--", "==", "= =", "-----  ", "_ _ _", "**bold**", "*em*", "x  ", "trailing \\",
+    # what the scan leaves to markdown-it
+    "> quote", ">", "<div>", "</div>", "<!-- c -->", "<example>", "<br/> x", "<a href='x'>",
+    "[ref]: /url", "[link](x) text", "[x]", "[a] [b]", "[", "\\[x]:",
+    # blank lines
+    "", "", "", " ",
+)  # fmt: skip
+TRAILS = ("", "", "", "  ", "\t", " #", " ```")
+
+awkward_line = st.builds(
+    lambda i, b, t: i + b + t if b.strip() else i + b,
+    st.sampled_from(INDENTS),
+    st.sampled_from(BODIES),
+    st.sampled_from(TRAILS),
+)
+
+
+@settings(max_examples=max(1500, settings.default.max_examples))
+@given(st.lists(awkward_line, max_size=24))
+def test_awkward_documents_read_as_markdown_it_does(lines: list[str]) -> None:
+    got = fast_structure(lines)
+    assert got is None or got == markdown_it_structure(lines)
+
+
+def test_build_structure_takes_the_fast_scan_and_falls_back() -> None:
+    plain = ["# Title", "", "Run:", "- a", "  - b", "", "```", "code", "```"]
+    quoted = ["> a quote", "", "text"]
+    assert fast_structure(plain) is not None
+    assert fast_structure(quoted) is None
+    for lines in (plain, quoted):
+        assert build_structure(lines) == markdown_it_structure(lines)
