@@ -83,8 +83,14 @@ BODIES = (
     # paragraphs, tables, setext underlines, rules
     "text", "more text", "a | b |", "| col | col |", "|---|---|", "---", "===", "***", "___",
     "- - -", "--", "==", "= =", "-----  ", "_ _ _", "**bold**", "*em*", "x  ", "trailing \\",
+    "# \u2003x\xa0", "\xa0x", "\x0c", "#\x1cx",
+    # HTML blocks of each kind, and lines that only look like one
+    "<div>", "</div>", "<DIV class=x>", "<p", "<details>", "<summary>x</summary>", "<!-- c -->",
+    "<!-- c", "-->", "<script>", "</script>", "<pre x>", "<?php", "?>", "<!DOCTYPE html>",
+    "<![CDATA[", "]]>", "<example>", "</example>", "<x-y/>", "<a href='x'>", '<a b="c" d=e>',
+    "<br/> x", "<b>x</b>", "<placeholder> text", "< div>", "<search>", "</ul >", "<a\xa0b>",
     # what the scan leaves to markdown-it
-    "> quote", ">", "<div>", "</div>", "<!-- c -->", "<example>", "<br/> x", "<a href='x'>",
+    "> quote", ">",
     "[ref]: /url", "[link](x) text", "[x]", "[a] [b]", "[", "\\[x]:",
     # blank lines
     "", "", "", " ",

@@ -6,8 +6,8 @@ import re
 
 from spawnlint.parse.text import Block, Structure
 
-# The scan ports markdown-it's commonmark block rules (code, fence, hr, list, heading, lheading,
-# paragraph) over per-line indents; blockquotes, HTML blocks and link reference definitions are not
+# The scan ports markdown-it's commonmark block rules (code, fence, hr, list, html_block, heading,
+# lheading, paragraph) over per-line indents; blockquotes and link reference definitions are not
 # ported: meeting one where markdown-it would read it raises _Bail and the caller falls back.
 
 _MAX_LEVEL = 20  # markdown-it's maxNesting
@@ -20,6 +20,37 @@ _UNDERLINE = re.compile(r"(?:=+|-+)[ \t]*\Z")
 # A "[" line that provably is no link reference definition: the label ends at "]" not followed
 # by ":", or meets a second "[", on its first line.
 _NOT_REFERENCE = re.compile(r"\[(?:\\.|[^\\\[\]])*(?:\[|\](?!:))")
+# HTML blocks (CommonMark 0.31 section 4.6): the start conditions of kinds 1-7 and the end of
+# kinds 1-5 (6 and 7 end at a blank line). Only kinds 1-6 may interrupt a paragraph.
+_HTML_STARTS = tuple(
+    re.compile(start, re.IGNORECASE | re.ASCII)
+    for start in (
+        r"<(?:script|pre|style|textarea)(?=[ \t>]|\Z)",
+        r"<!--",
+        r"<\?",
+        r"<![A-Za-z]",
+        r"<!\[CDATA\[",
+        r"</?(?:address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd"
+        r"|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset"
+        r"|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol"
+        r"|optgroup|option|p|param|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track"
+        r"|ul)(?=[ \t]|/?>|\Z)",
+        r"(?:<[A-Za-z][A-Za-z0-9-]*"
+        r"(?:[ \t]+[A-Za-z_:][A-Za-z0-9:._-]*"
+        r"(?:[ \t]*=[ \t]*(?:[^\"'=<>`\x00-\x20]+|'[^']*'|\"[^\"]*\"))?)*"
+        r"[ \t]*/?>|</[A-Za-z][A-Za-z0-9-]*[ \t]*>)[ \t]*\Z",
+    )
+)
+_HTML_ENDS = tuple(
+    re.compile(end, re.IGNORECASE | re.ASCII)
+    for end in (r"</(?:script|pre|style|textarea)>", r"-->", r"\?>", r">", r"\]\]>")
+)
+# Tag names whose kind changed between CommonMark versions (and so between markdown-it releases).
+_HTML_UNSETTLED = re.compile(r"</?(?:search|source)(?=[^A-Za-z0-9-]|\Z)", re.IGNORECASE | re.ASCII)
+# Whitespace other than space and tab, which markdown-it's HTML patterns (\s) also accept.
+_ODD_SPACE = re.compile(r"[^\S \t]")
+# First characters of a line that may start a block other than a paragraph (or setext heading).
+_MAY_START = frozenset("`~>*-_+#<[0123456789")
 # First characters of a line that may end a paragraph or underline it; any other line continues it.
 _MAY_INTERRUPT = frozenset("`~>*-_+#<=0123456789")
 
@@ -35,7 +66,7 @@ def fast_structure(lines: list[str]) -> Structure | None:
     if "\r" in text or "\0" in text or text.count("\n") != max(len(lines) - 1, 0):
         return None
     try:
-        return _Scan(lines).run()
+        return _Scan(lines, "\t" in text).run()
     except _Bail:
         return None
 
@@ -43,10 +74,10 @@ def fast_structure(lines: list[str]) -> Structure | None:
 class _Scan:
     """markdown-it's StateBlock, reduced to what the ported rules read."""
 
-    def __init__(self, lines: list[str]) -> None:
+    def __init__(self, lines: list[str], tabs: bool) -> None:
         self.lines = lines
         t = [len(x) - len(x.lstrip(" \t")) for x in lines]
-        ends = [len(x) for x in lines]
+        ends = list(map(len, lines))
         n = len(lines)
         if n and t[n - 1] >= ends[n - 1]:
             n -= 1  # markdown-it counts no final line of only spaces
@@ -54,9 +85,9 @@ class _Scan:
         self.t = t[:n] + [0]  # first non-space character (tabs not expanded); a fake last line
         self.ends = ends[:n] + [0]
         self.s = list(self.t)  # columns of the indent, tabs expanded
-        for i in range(n):
-            if "\t" in lines[i][: self.t[i]]:
-                self.s[i] = len(lines[i][: self.t[i]].expandtabs(4))
+        for i in range(n) if tabs else ():
+            if "\t" in lines[i][: t[i]]:
+                self.s[i] = len(lines[i][: t[i]].expandtabs(4))
         self.blk = 0  # blkIndent
         self.list_indent = -1
         self.level = 0
@@ -82,20 +113,22 @@ class _Scan:
         self.after_paragraph = None
 
     def tokenize(self, line: int) -> None:
-        n, t, ends = self.n, self.t, self.ends
+        """Blocks from `line` on while they are indented at least blkIndent; self.line ends on
+        the line that stops them."""
+        n, t, s, ends, lines, blk = self.n, self.t, self.s, self.ends, self.lines, self.blk
         while line < n:
             while line < n and t[line] >= ends[line]:
                 line += 1
-            self.line = line
-            if line >= n or self.s[line] < self.blk:
+            if line >= n or s[line] < blk:
                 break
             if self.level >= _MAX_LEVEL:
                 raise _Bail
-            self._block(line)
+            if s[line] - blk < 4 and lines[line][t[line]] not in _MAY_START:
+                self._paragraph(line)  # what most blocks are: skip the rule chain
+            else:
+                self._block(line)
             line = self.line
-            if line < n and t[line] >= ends[line]:
-                line += 1
-                self.line = line
+        self.line = line
 
     def _block(self, start: int) -> None:
         """The rule chain at a block start; each rule sets self.line past its block."""
@@ -116,8 +149,8 @@ class _Scan:
             return None
         if c == "[" and not _NOT_REFERENCE.match(text, ts):
             raise _Bail  # perhaps a link reference definition
-        if c == "<":
-            raise _Bail  # perhaps an HTML block
+        if c == "<" and self._html(start):
+            return None
         if c == "#":
             m = _HEADING.match(text, ts)
             if m:
@@ -176,6 +209,32 @@ class _Scan:
         self.line = end
         return True
 
+    def _html(self, start: int) -> bool:
+        lines, t, s, ends, blk = self.lines, self.t, self.s, self.ends, self.blk
+        kind = _html_kind(lines[start], t[start])
+        if kind < 0:
+            return False
+        on_blank = kind >= 5
+        end = _HTML_ENDS[kind] if not on_blank else None
+        nxt = start + 1
+        if end is None or not end.search(lines[start], t[start]):
+            while nxt < self.n:
+                blank = t[nxt] >= ends[nxt]
+                if s[nxt] < blk:
+                    if on_blank or not blank:
+                        break
+                    raise _Bail  # older markdown-it ends a comment in a list item here too
+                if on_blank and blank:
+                    break
+                if end is not None and end.search(lines[nxt], t[nxt]):
+                    nxt += 1
+                    break
+                nxt += 1
+        self._open(start)
+        self.blocks.append(Block("html", start, nxt, None))
+        self.line = nxt
+        return True
+
     def _paragraph(self, start: int) -> None:
         """markdown-it's lheading rule and, when it finds no underline, its paragraph rule: both
         scan the same lines and stop at the same one."""
@@ -230,7 +289,7 @@ class _Scan:
         if c in "*+-" or "0" <= c <= "9":
             return self._list_interrupts(i)
         if c == "<":
-            raise _Bail
+            return 0 <= _html_kind(text, ti) <= 5
         return c == "#" and _HEADING.match(text, ti) is not None
 
     def _list_interrupts(self, i: int) -> bool:
@@ -326,6 +385,16 @@ def _columns(start: int, gap: str) -> int:
     for ch in gap:
         col += 4 - col % 4 if ch == "\t" else 1
     return col
+
+
+def _html_kind(text: str, at: int) -> int:
+    """Which HTML block (0-6 for CommonMark's kinds 1-7) the line starts at `at`, or -1."""
+    if _ODD_SPACE.search(text) or _HTML_UNSETTLED.match(text, at):
+        raise _Bail
+    for kind, start in enumerate(_HTML_STARTS):
+        if start.match(text, at):
+            return kind
+    return -1
 
 
 def _fence_open(text: str, at: int) -> re.Match[str] | None:
