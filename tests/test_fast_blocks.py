@@ -89,8 +89,9 @@ BODIES = (
     "<!-- c", "-->", "<script>", "</script>", "<pre x>", "<?php", "?>", "<!DOCTYPE html>",
     "<![CDATA[", "]]>", "<example>", "</example>", "<x-y/>", "<a href='x'>", '<a b="c" d=e>',
     "<br/> x", "<b>x</b>", "<placeholder> text", "< div>", "<search>", "</ul >", "<a\xa0b>",
-    # what the scan leaves to markdown-it
-    "> quote", ">",
+    # blockquotes
+    "> quote", ">", "> > x", ">quote", ">  x", ">     code", "> - item", "> ```", "> # h", "> ---",
+    ">>", "> 1. x", "> <div>", "> text", ">\tx",
     "[ref]: /url", "[link](x) text", "[x]", "[a] [b]", "[", "\\[x]:",
     # blank lines
     "", "", "", " ",
@@ -114,8 +115,10 @@ def test_awkward_documents_read_as_markdown_it_does(lines: list[str]) -> None:
 
 def test_build_structure_takes_the_fast_scan_and_falls_back() -> None:
     plain = ["# Title", "", "Run:", "- a", "  - b", "", "```", "code", "```"]
-    quoted = ["> a quote", "", "text"]
+    lazy = ["> a quote", "that goes on without its >", "", "text"]
+    reference = ["[docs]: https://example.com", "", "text"]
     assert fast_structure(plain) is not None
-    assert fast_structure(quoted) is None
-    for lines in (plain, quoted):
+    assert fast_structure(lazy) is None
+    assert fast_structure(reference) is None
+    for lines in (plain, lazy, reference):
         assert build_structure(lines) == markdown_it_structure(lines)

@@ -7,8 +7,9 @@ import re
 from spawnlint.parse.text import Block, Structure
 
 # The scan ports markdown-it's commonmark block rules (code, fence, hr, list, html_block, heading,
-# lheading, paragraph) over per-line indents; blockquotes and link reference definitions are not
-# ported: meeting one where markdown-it would read it raises _Bail and the caller falls back.
+# lheading, paragraph, and blockquote but for lazy lines) over per-line indents; link reference
+# definitions are not ported: meeting one where markdown-it would read it raises _Bail and the
+# caller falls back.
 
 _MAX_LEVEL = 20  # markdown-it's maxNesting
 _FENCE = re.compile(r"`{3,}|~{3,}")
@@ -91,6 +92,7 @@ class _Scan:
         self.blk = 0  # blkIndent
         self.list_indent = -1
         self.level = 0
+        self.quotes = 0  # how many blockquotes hold the current line
         self.line = 0
         self.blocks: list[Block] = []
         self.headings: list[tuple[int, int, str]] = []
@@ -99,7 +101,7 @@ class _Scan:
         self.after_paragraph: Block | None = None  # the last token closed this paragraph
 
     def run(self) -> Structure:
-        self.tokenize(0)
+        self.tokenize(0, self.n)
         leads = tuple((block, tuple(items)) for block, items in self.leads)
         return Structure(self.lines, tuple(self.blocks), tuple(self.headings), leads, tuple(self.tops))
 
@@ -112,44 +114,44 @@ class _Scan:
             self.tops.append(start + 1)
         self.after_paragraph = None
 
-    def tokenize(self, line: int) -> None:
-        """Blocks from `line` on while they are indented at least blkIndent; self.line ends on
-        the line that stops them."""
+    def tokenize(self, line: int, end: int) -> None:
+        """Blocks from `line` until `end` while they are indented at least blkIndent; self.line
+        ends on the line that stops them (blank lines are skipped up to the document's end)."""
         n, t, s, ends, lines, blk = self.n, self.t, self.s, self.ends, self.lines, self.blk
-        while line < n:
+        while line < end:
             while line < n and t[line] >= ends[line]:
                 line += 1
-            if line >= n or s[line] < blk:
+            if line >= end or s[line] < blk:
                 break
             if self.level >= _MAX_LEVEL:
                 raise _Bail
             if s[line] - blk < 4 and lines[line][t[line]] not in _MAY_START:
                 self._paragraph(line)  # what most blocks are: skip the rule chain
             else:
-                self._block(line)
+                self._block(line, end)
             line = self.line
         self.line = line
 
-    def _block(self, start: int) -> None:
+    def _block(self, start: int, end: int) -> None:
         """The rule chain at a block start; each rule sets self.line past its block."""
         if self.s[start] - self.blk >= 4:
-            return self._code(start)
+            return self._code(start, end)
         text = self.lines[start]
         ts = self.t[start]
         c = text[ts]
-        if c in "`~" and self._fence(start):
+        if c in "`~" and self._fence(start, end):
             return None
         if c == ">":
-            raise _Bail  # blockquote
+            return self._blockquote(start, end)
         if c in "*-_" and _HR.match(text, ts):
             self._open(start)
             self.line = start + 1
             return None
-        if (c in "*+-" or "0" <= c <= "9") and self._list(start):
+        if (c in "*+-" or "0" <= c <= "9") and self._list(start, end):
             return None
         if c == "[" and not _NOT_REFERENCE.match(text, ts):
             raise _Bail  # perhaps a link reference definition
-        if c == "<" and self._html(start):
+        if c == "<" and self._html(start, end):
             return None
         if c == "#":
             m = _HEADING.match(text, ts)
@@ -160,9 +162,9 @@ class _Scan:
                 return None
         return self._paragraph(start)
 
-    def _code(self, start: int) -> None:
+    def _code(self, start: int, end: int) -> None:
         last = nxt = start + 1
-        while nxt < self.n:
+        while nxt < end:
             if self._empty(nxt):
                 nxt += 1
             elif self.s[nxt] - self.blk >= 4:
@@ -174,7 +176,7 @@ class _Scan:
         self.blocks.append(Block("code", start, last, None))
         self.line = last
 
-    def _fence(self, start: int) -> bool:
+    def _fence(self, start: int, stop: int) -> bool:
         text = self.lines[start]
         m = _fence_open(text, self.t[start])
         if m is None:
@@ -186,10 +188,12 @@ class _Scan:
         closed = False
         while True:
             nxt += 1
-            if nxt >= self.n:
+            if nxt >= stop:
                 break
             ti = t[nxt]
             if ti >= ends[nxt]:
+                if nxt + 1 == len(lines):
+                    break  # markdown-it reads past the text's end here (a quote's last ">")
                 continue
             if s[nxt] < blk:
                 break  # a line indented less than the list item ends the item and the fence
@@ -209,7 +213,7 @@ class _Scan:
         self.line = end
         return True
 
-    def _html(self, start: int) -> bool:
+    def _html(self, start: int, stop: int) -> bool:
         lines, t, s, ends, blk = self.lines, self.t, self.s, self.ends, self.blk
         kind = _html_kind(lines[start], t[start])
         if kind < 0:
@@ -218,7 +222,7 @@ class _Scan:
         end = _HTML_ENDS[kind] if not on_blank else None
         nxt = start + 1
         if end is None or not end.search(lines[start], t[start]):
-            while nxt < self.n:
+            while nxt < stop:
                 blank = t[nxt] >= ends[nxt]
                 if s[nxt] < blk:
                     if on_blank or not blank:
@@ -234,6 +238,43 @@ class _Scan:
         self.blocks.append(Block("html", start, nxt, None))
         self.line = nxt
         return True
+
+    def _blockquote(self, start: int, stop: int) -> None:
+        """markdown-it's blockquote rule for quotes whose every line starts with ">": a lazy
+        continuation line, or a block that ends the quote without a blank line, is not ported."""
+        lines, t, s, ends = self.lines, self.t, self.s, self.ends
+        saved: list[tuple[int, int, int]] = []
+        nxt = start
+        last_empty = False
+        while nxt < stop:
+            text, ti = lines[nxt], t[nxt]
+            if nxt > start:
+                if ti >= ends[nxt]:
+                    break
+                if text[ti] != ">" or s[nxt] < self.blk:
+                    if last_empty:
+                        break
+                    raise _Bail
+            if "\t" in text:
+                raise _Bail  # markdown-it's bsCount: tabs after ">" count from the quote's column
+            pos = ti + 2 if text[ti + 1 : ti + 2] == " " else ti + 1
+            content = ends[nxt] - len(text[pos:].lstrip(" "))
+            last_empty = content >= ends[nxt]
+            saved.append((nxt, ti, s[nxt]))
+            t[nxt], s[nxt] = content, content - pos
+            nxt += 1
+        old_blk = self.blk
+        self.blk = 0
+        self._open(start)
+        self.level += 1
+        self.quotes += 1
+        self.tokenize(start, nxt)
+        self.quotes -= 1
+        self.level -= 1
+        self.after_paragraph = None
+        for i, ti, si in saved:
+            t[i], s[i] = ti, si
+        self.blk = old_blk
 
     def _paragraph(self, start: int) -> None:
         """markdown-it's lheading rule and, when it finds no underline, its paragraph rule: both
@@ -269,6 +310,8 @@ class _Scan:
 
     def _setext_content(self, start: int, stop: int) -> str:
         lines, t = self.lines, self.t
+        if self.quotes and stop - start > 1:
+            raise _Bail  # getLines would read the later lines from after their ">"
         parts = []
         for j in range(start, stop):
             if "\t" in lines[j][: t[j]]:
@@ -283,7 +326,7 @@ class _Scan:
         if c in "`~":
             return _fence_open(text, ti) is not None
         if c == ">":
-            raise _Bail
+            return True  # a blockquote
         if c in "*-_" and _HR.match(text, ti):
             return True
         if c in "*+-" or "0" <= c <= "9":
@@ -309,7 +352,7 @@ class _Scan:
                 return False
         return not (terminating and not text[m.end() :].strip(" \t"))
 
-    def _list(self, start: int) -> bool:
+    def _list(self, start: int, stop: int) -> bool:
         lines, t, s, ends = self.lines, self.t, self.s, self.ends
         if self.list_indent >= 0 and s[start] - self.list_indent >= 4 and s[start] < self.blk:
             return False
@@ -328,7 +371,7 @@ class _Scan:
         self._open(start)
         self.level += 1
         nxt = start
-        while nxt < self.n:
+        while nxt < stop:
             text, ti, end = lines[nxt], t[nxt], ends[nxt]
             initial = s[nxt] + after - ti
             rest = text[after:]
@@ -346,9 +389,9 @@ class _Scan:
             old_t, old_s = t[nxt], s[nxt]
             t[nxt], s[nxt] = content, offset
             if content >= end and self._empty(nxt + 1):
-                self.line = min(nxt + 2, self.n)  # an empty item ends at a blank line
+                self.line = min(nxt + 2, stop)  # an empty item ends at a blank line
             else:
-                self.tokenize(nxt)
+                self.tokenize(nxt, stop)
             self.blk = self.list_indent
             self.list_indent = old_list_indent
             t[nxt], s[nxt] = old_t, old_s
@@ -356,7 +399,7 @@ class _Scan:
             self.after_paragraph = None
             items.append((nxt, self.line))
             nxt = self.line
-            after = self._next_marker(nxt, ordered, marker)
+            after = self._next_marker(nxt, stop, ordered, marker)
             if after < 0:
                 break
         self.level -= 1
@@ -364,16 +407,18 @@ class _Scan:
         self.line = nxt
         return True
 
-    def _next_marker(self, i: int, ordered: bool, marker: str) -> int:
+    def _next_marker(self, i: int, stop: int, ordered: bool, marker: str) -> int:
         """Where the marker of the list's next item ends on line i, or -1 where line i ends the
-        list (markdown-it's checks after an item)."""
-        if i >= self.n or self._empty(i) or self.s[i] < self.blk or self.s[i] - self.blk >= 4:
+        list (markdown-it's checks after an item: fence, blockquote and hr end it)."""
+        if i >= stop or self._empty(i) or self.s[i] < self.blk or self.s[i] - self.blk >= 4:
             return -1
         text, ti = self.lines[i], self.t[i]
         c = text[ti]
-        if c == ">":
-            raise _Bail
-        if (c in "`~" and _fence_open(text, ti) is not None) or (c in "*-_" and _HR.match(text, ti)):
+        if (
+            c == ">"
+            or (c in "`~" and _fence_open(text, ti) is not None)
+            or (c in "*-_" and _HR.match(text, ti))
+        ):
             return -1
         m = (_ORDERED if ordered else _BULLET).match(text, ti)
         return m.end() if m is not None and text[m.end() - 1] == marker else -1
