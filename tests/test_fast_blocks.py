@@ -11,9 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import REPO
-from spawnlint.parse.blocks import fast_structure
+from spawnlint.parse.blocks import fast_structure, scan
 from spawnlint.parse.markdown import build_structure, markdown_it_structure
 from spawnlint.parse.spawn_syntax import split_lines
+from spawnlint.parse.text import Structure
 
 sys.path.insert(0, str(REPO / "bench"))
 from generate import generate  # noqa: E402
@@ -113,12 +114,55 @@ def test_awkward_documents_read_as_markdown_it_does(lines: list[str]) -> None:
     assert got is None or got == markdown_it_structure(lines)
 
 
+# Few kinds of line, so that hypothesis meets their combinations often: list items of each
+# indent, empty items, fences, quotes, HTML, setext underlines.
+DENSE = (
+    "", "", "-", "- a", "  - b", "   - c", "*", "1.", "1. x", "2) y", "text", "  text", "```", "~~~",
+    "    code", " ", "#", "## h", "---", "===", "<div>", "<!--", "-->", "\tx", "> q", ">", "> - a",
+    ">   - b", "> ```", "> > c",
+)  # fmt: skip
+
+
+@settings(max_examples=max(1500, settings.default.max_examples))
+@given(st.lists(st.sampled_from(DENSE), max_size=12))
+def test_dense_documents_read_as_markdown_it_does(lines: list[str]) -> None:
+    got = fast_structure(lines)
+    assert got is None or got == markdown_it_structure(lines)
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["-", "", "-"],  # an empty item followed by a blank line ends two lines on
+        ["Run:", "", "-", "", "foo"],  # ... which the lead's item shows
+        ["> ```", ">"],  # a fence in a quote ends before a last ">": markdown-it reads past the end
+        ["> - a", ">", ">", "", "foo"],  # the item runs over the blank lines after the quote
+        ["text", "2. two"],  # only "1." starts a list inside a paragraph
+        ["text", "-"],  # an empty item does not interrupt a paragraph
+        ["- a", "     - b"],  # indented 4 past the item's content: a continuation line
+        ["Title", "  ===", "- a", "---"],  # setext headings, and "---" after an item
+        ["<!-- a", "", "b -->", "after"],  # a comment runs over blank lines
+        ["<example>", "text", "", "- after"],  # an HTML block ends at a blank line
+        ["text", "<example>"],  # ... and a bare tag does not interrupt a paragraph
+        ["text", "<div>"],  # ... but a block tag does
+        ["```", "a", "````", "b"],  # a longer closer closes
+        ["  ```", "  a", "   ```"],
+        [("  " * k) + "- x" for k in range(12)],  # nested past markdown-it's maxNesting
+    ],
+)
+def test_markdown_it_quirks_are_reproduced(lines: list[str]) -> None:
+    got = fast_structure(lines)
+    assert got is None or got == markdown_it_structure(lines)
+    assert got is not None or lines[-1].endswith("- x")
+
+
 def test_build_structure_takes_the_fast_scan_and_falls_back() -> None:
-    plain = ["# Title", "", "Run:", "- a", "  - b", "", "```", "code", "```"]
+    plain = ["# Title", "", "Run:", "- a", "  - b", "", "> quoted", "", "```", "code", "```"]
     lazy = ["> a quote", "that goes on without its >", "", "text"]
     reference = ["[docs]: https://example.com", "", "text"]
-    assert fast_structure(plain) is not None
-    assert fast_structure(lazy) is None
-    assert fast_structure(reference) is None
+    assert isinstance(scan(plain), Structure)
+    assert scan(lazy) == "a lazy continuation line, or a block ending a blockquote"
+    assert scan(reference) == "perhaps a link reference definition"
+    assert scan(["a\rb"]) == "a carriage return, NUL or line feed inside a line"
     for lines in (plain, lazy, reference):
         assert build_structure(lines) == markdown_it_structure(lines)

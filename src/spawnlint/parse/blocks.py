@@ -14,8 +14,9 @@ from spawnlint.parse.text import Block, Structure
 _MAX_LEVEL = 20  # markdown-it's maxNesting
 _FENCE = re.compile(r"`{3,}|~{3,}")
 _HR = re.compile(r"(?:\*[ \t]*){3,}\Z|(?:-[ \t]*){3,}\Z|(?:_[ \t]*){3,}\Z")
-_BULLET = re.compile(r"[*+-](?=[ \t]|\Z)")
-_ORDERED = re.compile(r"([0-9]{1,9})[.)](?=[ \t]|\Z)")
+# A list marker: group 1 holds an ordered item's number, group 2 the first character after the
+# marker and its spaces ("" for an empty item).
+_MARKER = re.compile(r"(?:[*+-]|([0-9]{1,9})[.)])(?=[ \t]|\Z)(?=[ \t]*(.?))")
 _HEADING = re.compile(r"#{1,6}(?=[ \t]|\Z)")
 _UNDERLINE = re.compile(r"(?:=+|-+)[ \t]*\Z")
 # A "[" line that provably is no link reference definition: the label ends at "]" not followed
@@ -57,19 +58,26 @@ _MAY_INTERRUPT = frozenset("`~>*-_+#<=0123456789")
 
 
 class _Bail(Exception):
-    """The document holds a construct the fast scan does not reproduce."""
+    """The document holds a construct the fast scan does not reproduce (the message says which)."""
 
 
 def fast_structure(lines: list[str]) -> Structure | None:
     """The Structure markdown.build_structure reads from markdown-it, or None where the document
     holds something this scan does not reproduce with certainty."""
+    scanned = scan(lines)
+    return scanned if isinstance(scanned, Structure) else None
+
+
+def scan(lines: list[str]) -> Structure | str:
+    """The Structure as fast_structure reads it, or why the scan leaves the document to
+    markdown-it."""
     text = "\n".join(lines)
     if "\r" in text or "\0" in text or text.count("\n") != max(len(lines) - 1, 0):
-        return None
+        return "a carriage return, NUL or line feed inside a line"
     try:
         return _Scan(lines, "\t" in text).run()
-    except _Bail:
-        return None
+    except _Bail as bail:
+        return str(bail)
 
 
 class _Scan:
@@ -124,7 +132,7 @@ class _Scan:
             if line >= end or s[line] < blk:
                 break
             if self.level >= _MAX_LEVEL:
-                raise _Bail
+                raise _Bail("lists nested past markdown-it's maxNesting")
             if s[line] - blk < 4 and lines[line][t[line]] not in _MAY_START:
                 self._paragraph(line)  # what most blocks are: skip the rule chain
             else:
@@ -150,7 +158,7 @@ class _Scan:
         if (c in "*+-" or "0" <= c <= "9") and self._list(start, end):
             return None
         if c == "[" and not _NOT_REFERENCE.match(text, ts):
-            raise _Bail  # perhaps a link reference definition
+            raise _Bail("perhaps a link reference definition")
         if c == "<" and self._html(start, end):
             return None
         if c == "#":
@@ -227,7 +235,8 @@ class _Scan:
                 if s[nxt] < blk:
                     if on_blank or not blank:
                         break
-                    raise _Bail  # older markdown-it ends a comment in a list item here too
+                    # (older markdown-it releases end the comment here, newer ones do not)
+                    raise _Bail("an HTML comment in a list item meets an outdented blank line")
                 if on_blank and blank:
                     break
                 if end is not None and end.search(lines[nxt], t[nxt]):
@@ -254,9 +263,10 @@ class _Scan:
                 if text[ti] != ">" or s[nxt] < self.blk:
                     if last_empty:
                         break
-                    raise _Bail
+                    raise _Bail("a lazy continuation line, or a block ending a blockquote")
             if "\t" in text:
-                raise _Bail  # markdown-it's bsCount: tabs after ">" count from the quote's column
+                # (markdown-it's bsCount: a tab after ">" counts its width from the quote's column)
+                raise _Bail("a tab in a blockquote")
             pos = ti + 2 if text[ti + 1 : ti + 2] == " " else ti + 1
             content = ends[nxt] - len(text[pos:].lstrip(" "))
             last_empty = content >= ends[nxt]
@@ -279,28 +289,32 @@ class _Scan:
     def _paragraph(self, start: int) -> None:
         """markdown-it's lheading rule and, when it finds no underline, its paragraph rule: both
         scan the same lines and stop at the same one."""
-        lines, t, s, ends, blk = self.lines, self.t, self.s, self.ends, self.blk
+        t, ends = self.t, self.ends
         nxt = start + 1
         level = 0
-        while nxt < self.n:
-            ti = t[nxt]
-            if ti >= ends[nxt]:
-                break
-            si = s[nxt]
-            if si - blk > 3:
+        if t[nxt] < ends[nxt]:  # (a blank line, or the fake one after the last, ends most)
+            lines, s, blk, n = self.lines, self.s, self.blk, self.n
+            while nxt < n:
+                ti = t[nxt]
+                if ti >= ends[nxt]:
+                    break
+                si = s[nxt]
+                if si - blk > 3:
+                    nxt += 1
+                    continue
+                c = lines[nxt][ti]
+                if c in _MAY_INTERRUPT:
+                    if c in "=-" and si >= blk and _UNDERLINE.match(lines[nxt], ti):
+                        level = 1 if c == "=" else 2
+                        break
+                    if self._interrupts(nxt, c):
+                        break
                 nxt += 1
-                continue
-            c = lines[nxt][ti]
-            if c in _MAY_INTERRUPT:
-                if c in "=-" and si >= blk and _UNDERLINE.match(lines[nxt], ti):
-                    level = 1 if c == "=" else 2
-                    break
-                if self._interrupts(nxt, c):
-                    break
-            nxt += 1
-        self._open(start)
+        if self.level == 0:
+            self.tops.append(start + 1)
         if level:
             self.headings.append((start, level, self._setext_content(start, nxt)))
+            self.after_paragraph = None
             self.line = nxt + 1
             return
         block = Block("paragraph", start, nxt, None)
@@ -311,11 +325,12 @@ class _Scan:
     def _setext_content(self, start: int, stop: int) -> str:
         lines, t = self.lines, self.t
         if self.quotes and stop - start > 1:
-            raise _Bail  # getLines would read the later lines from after their ">"
+            # (getLines reads the later lines from after their ">")
+            raise _Bail("a setext heading of several lines in a blockquote")
         parts = []
         for j in range(start, stop):
             if "\t" in lines[j][: t[j]]:
-                raise _Bail  # getLines expands such tabs partly
+                raise _Bail("a tab in the indent of a setext heading")  # getLines expands it partly
             parts.append(lines[j][t[j] if j == start else min(t[j], self.blk) :])
         return _trimmed("\n".join(parts))
 
@@ -340,77 +355,84 @@ class _Scan:
         si = self.s[i]
         if self.list_indent >= 0 and si - self.list_indent >= 4 and si < self.blk:
             return False
-        text, ti = self.lines[i], self.t[i]
-        terminating = si >= self.blk
-        m = _ORDERED.match(text, ti)
-        if m is not None:
-            if terminating and int(m.group(1)) != 1:
-                return False
-        else:
-            m = _BULLET.match(text, ti)
-            if m is None:
-                return False
-        return not (terminating and not text[m.end() :].strip(" \t"))
+        m = _MARKER.match(self.lines[i], self.t[i])
+        if m is None:
+            return False
+        if si < self.blk:
+            return True
+        number = m.group(1)
+        return (number is None or int(number) == 1) and m.group(2) != ""
 
     def _list(self, start: int, stop: int) -> bool:
         lines, t, s, ends = self.lines, self.t, self.s, self.ends
-        if self.list_indent >= 0 and s[start] - self.list_indent >= 4 and s[start] < self.blk:
+        outer, list_indent, level = self.blk, self.list_indent, self.level
+        if list_indent >= 0 and s[start] - list_indent >= 4 and s[start] < outer:
             return False
         text = lines[start]
-        m = _ORDERED.match(text, t[start])
-        ordered = m is not None
+        m = _MARKER.match(text, t[start])
         if m is None:
-            m = _BULLET.match(text, t[start])
-            if m is None:
-                return False
+            return False
         after = m.end()
         marker = text[after - 1]
         items: list[tuple[int, int]] = []
         if self.after_paragraph is not None:
             self.leads.append((self.after_paragraph, items))
         self._open(start)
-        self.level += 1
+        # What markdown-it sets around each item and restores after it, set once: only the item's
+        # own blocks read it.
+        self.level = level + 2
+        self.list_indent = outer
+        n = self.n
         nxt = start
-        while nxt < stop:
-            text, ti, end = lines[nxt], t[nxt], ends[nxt]
-            initial = s[nxt] + after - ti
-            rest = text[after:]
-            content = end - len(rest.lstrip(" \t"))
-            gap = text[after:content]
-            offset = initial + len(gap) if "\t" not in gap else _columns(initial, gap)
-            indent_after = 1 if content >= end else offset - initial
-            if indent_after > 4:
-                indent_after = 1
+        while True:
+            text, end = lines[nxt], ends[nxt]
+            initial = col = s[nxt] + after - t[nxt]
+            pos = after
+            while pos < end:
+                ch = text[pos]
+                if ch == " ":
+                    col += 1
+                elif ch == "\t":
+                    col += 4 - col % 4
+                else:
+                    break
+                pos += 1
+            # the item's content indent: one column past the marker when the item is empty or
+            # starts with indented code
+            blk = initial + 1 if pos >= end or col - initial > 4 else col
+            self.blk = blk
             self.after_paragraph = None
-            self.level += 1
-            old_list_indent = self.list_indent
-            self.list_indent = self.blk
-            self.blk = initial + indent_after
             old_t, old_s = t[nxt], s[nxt]
-            t[nxt], s[nxt] = content, offset
-            if content >= end and self._empty(nxt + 1):
-                self.line = min(nxt + 2, stop)  # an empty item ends at a blank line
+            t[nxt], s[nxt] = pos, col
+            if pos >= end:
+                if t[nxt + 1] >= ends[nxt + 1]:
+                    self.line = min(nxt + 2, stop)  # an empty item ends at a blank line
+                else:
+                    self.tokenize(nxt, stop)
+            elif col - blk < 4 and text[pos] not in _MAY_START and level + 2 < _MAX_LEVEL:
+                self._paragraph(nxt)  # the item's first block, as tokenize would find it
+                line = self.line
+                if not (line < n and s[line] < blk and t[line] < ends[line]):
+                    self.tokenize(line, stop)
             else:
                 self.tokenize(nxt, stop)
-            self.blk = self.list_indent
-            self.list_indent = old_list_indent
             t[nxt], s[nxt] = old_t, old_s
-            self.level -= 1
             self.after_paragraph = None
-            items.append((nxt, self.line))
-            nxt = self.line
-            after = self._next_marker(nxt, stop, ordered, marker)
+            line = self.line
+            items.append((nxt, line))
+            nxt = line
+            after = self._next_marker(nxt, stop, marker, outer)
             if after < 0:
                 break
-        self.level -= 1
+        self.blk, self.list_indent, self.level = outer, list_indent, level
         self.after_paragraph = None
         self.line = nxt
         return True
 
-    def _next_marker(self, i: int, stop: int, ordered: bool, marker: str) -> int:
+    def _next_marker(self, i: int, stop: int, marker: str, blk: int) -> int:
         """Where the marker of the list's next item ends on line i, or -1 where line i ends the
         list (markdown-it's checks after an item: fence, blockquote and hr end it)."""
-        if i >= stop or self._empty(i) or self.s[i] < self.blk or self.s[i] - self.blk >= 4:
+        if i >= stop or self.t[i] >= self.ends[i] or self.s[i] < blk or self.s[i] - blk >= 4:
             return -1
         text, ti = self.lines[i], self.t[i]
         c = text[ti]
@@ -420,22 +442,14 @@ class _Scan:
             or (c in "*-_" and _HR.match(text, ti))
         ):
             return -1
-        m = (_ORDERED if ordered else _BULLET).match(text, ti)
+        m = _MARKER.match(text, ti)  # (an ordered list's "." or ")" is no bullet's marker)
         return m.end() if m is not None and text[m.end() - 1] == marker else -1
-
-
-def _columns(start: int, gap: str) -> int:
-    """The column after `gap` (spaces and tabs) that begins at column `start`."""
-    col = start
-    for ch in gap:
-        col += 4 - col % 4 if ch == "\t" else 1
-    return col
 
 
 def _html_kind(text: str, at: int) -> int:
     """Which HTML block (0-6 for CommonMark's kinds 1-7) the line starts at `at`, or -1."""
     if _ODD_SPACE.search(text) or _HTML_UNSETTLED.match(text, at):
-        raise _Bail
+        raise _Bail("an HTML line with whitespace other than space and tab, or a tag of changed kind")
     for kind, start in enumerate(_HTML_STARTS):
         if start.match(text, at):
             return kind
@@ -462,5 +476,5 @@ def _trimmed(text: str) -> str:
     """Text trimmed as markdown-it trims it; other whitespace at an edge is not ported."""
     out = text.strip(" \t\n")
     if out and (out[0].isspace() or out[-1].isspace()):
-        raise _Bail
+        raise _Bail("heading text with whitespace other than space and tab at an edge")
     return out
