@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import REPO
+from conftest import REPO, run_cli
 from spawnlint.parse.blocks import fast_structure, scan
 from spawnlint.parse.markdown import build_structure, markdown_it_structure
 from spawnlint.parse.spawn_syntax import split_lines
@@ -137,6 +138,7 @@ def test_dense_documents_read_as_markdown_it_does(lines: list[str]) -> None:
         ["Run:", "", "-", "", "foo"],  # ... which the lead's item shows
         ["> ```", ">"],  # a fence in a quote ends before a last ">": markdown-it reads past the end
         ["> - a", ">", ">", "", "foo"],  # the item runs over the blank lines after the quote
+        ["> q", "> - a", ">", "", ""],  # ... but steps over one blank line only to the quote's end
         ["text", "2. two"],  # only "1." starts a list inside a paragraph
         ["text", "-"],  # an empty item does not interrupt a paragraph
         ["- a", "     - b"],  # indented 4 past the item's content: a continuation line
@@ -166,3 +168,33 @@ def test_build_structure_takes_the_fast_scan_and_falls_back() -> None:
     assert scan(["a\rb"]) == "a carriage return, NUL or line feed inside a line"
     for lines in (plain, lazy, reference):
         assert build_structure(lines) == markdown_it_structure(lines)
+
+
+SPAWNING_COMMAND = """---
+description: Review
+---
+
+# Review
+
+Use the Task tool with:
+- `subagent_type`: `reviewer`
+- `prompt`: Review the diff.
+
+> Wait for its answer.
+"""
+
+
+def test_markdown_it_is_not_imported_when_every_file_takes_the_fast_scan(
+    project: Callable[[dict[str, str | bytes]], Path],
+) -> None:
+    root = project({"commands/review.md": SPAWNING_COMMAND})
+    found = run_cli("check", "--root", str(root), "--no-cache", "--output-format", "json").out
+    assert '"path": "commands/review.md"' in found  # the spawn was read
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "spawnlint", "check", "--root", str(root), "--no-cache"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert "spawnlint.parse.markdown" in proc.stderr  # the file was read in full
+    assert "markdown_it" not in proc.stderr

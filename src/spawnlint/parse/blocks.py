@@ -138,6 +138,8 @@ class _Scan:
             else:
                 self._block(line, end)
             line = self.line
+            if line < end and t[line] >= ends[line]:
+                line += 1  # one blank line after a block: the rest are skipped only while < end
         self.line = line
 
     def _block(self, start: int, end: int) -> None:
@@ -382,7 +384,6 @@ class _Scan:
         # own blocks read it.
         self.level = level + 2
         self.list_indent = outer
-        n = self.n
         nxt = start
         while True:
             text, end = lines[nxt], ends[nxt]
@@ -412,8 +413,12 @@ class _Scan:
             elif col - blk < 4 and text[pos] not in _MAY_START and level + 2 < _MAX_LEVEL:
                 self._paragraph(nxt)  # the item's first block, as tokenize would find it
                 line = self.line
-                if not (line < n and s[line] < blk and t[line] < ends[line]):
-                    self.tokenize(line, stop)
+                if line < stop and t[line] >= ends[line]:
+                    line += 1
+                if line < stop and not (s[line] < blk and t[line] < ends[line]):
+                    self.tokenize(line, stop)  # (which would stop at once on an outdented line)
+                else:
+                    self.line = line
             else:
                 self.tokenize(nxt, stop)
             t[nxt], s[nxt] = old_t, old_s
