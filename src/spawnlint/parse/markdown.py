@@ -1,24 +1,26 @@
-"""Markdown files (commands, skills, agent bodies, references): markdown-it-py reads the block
-structure here, and only here; forms.py finds the spawn sites in it, counter.py drops the ones
-shown as wrong, send_message.py reads what the text says about reporting."""
+"""Markdown files (commands, skills, agent bodies, references): their block structure is read
+here, by blocks.py's fast scan or else markdown-it-py (imported here only); forms.py finds the
+spawn sites in it, counter.py drops the ones shown as wrong, send_message.py reads what the text
+says about reporting."""
 
 from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass, replace
-
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
+from functools import cache
+from typing import TYPE_CHECKING
 
 from spawnlint.model import Section, Sentence, SpawnSite
+from spawnlint.parse.blocks import fast_structure
 from spawnlint.parse.counter import is_counter_example
 from spawnlint.parse.forms import find_sites, hot_blocks, to_site
 from spawnlint.parse.send_message import mentions_send_message_tool, report_lines
 from spawnlint.parse.spans import with_removals
 from spawnlint.parse.text import HEADING_IN_TEXT, Block, Structure, block_sentences
 
-# Only the block structure is needed: skip the inline pass (emphasis, links), a fifth of the time.
-_MD = MarkdownIt("commonmark").disable("inline")
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,23 @@ def _introduces(lines: list[str], lead: int, block: int) -> bool:
 
 
 def build_structure(lines: list[str]) -> Structure:
-    tokens = _MD.parse("\n".join(lines))
+    """The block structure of the markdown lines: the fast scan where it is certain to read it as
+    markdown-it does, markdown-it elsewhere."""
+    fast = fast_structure(lines)
+    return fast if fast is not None else markdown_it_structure(lines)
+
+
+@cache
+def _markdown_it() -> MarkdownIt:
+    """The parser, imported and built on first use: most files never need it."""
+    from markdown_it import MarkdownIt
+
+    # Only the block structure is needed: skip the inline pass (emphasis, links), a fifth of the time.
+    return MarkdownIt("commonmark").disable("inline")
+
+
+def markdown_it_structure(lines: list[str]) -> Structure:
+    tokens = _markdown_it().parse("\n".join(lines))
     blocks: list[Block] = []
     headings: list[tuple[int, int, str]] = []
     leads: list[tuple[Block, tuple[tuple[int, int], ...]]] = []
