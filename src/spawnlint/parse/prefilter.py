@@ -104,21 +104,16 @@ def could_yield(body: str) -> bool:
     if any(c in body for c in _FOLDING):
         return True  # a case-insensitive recogniser may read `ſpawn` as spawn
     low = body.lower()
-    present = frozenset(word for word in _SCANNED if word in low)  # each word searched once
+    present = frozenset(word for word in _WORDS if word in low)  # each word searched once
     if not _has_word(low, present):
         return False
     return _structured(body, low) or _prose(body, low, present) or _rule_sentence(body, low)
 
 
-_SCANNED = (*_WORDS, *(head for head, _tail in _PHRASAL_WORDS))
-
-
 def _has_word(low: str, present: frozenset[str] | None = None) -> bool:
-    if present is None:
-        present = frozenset(word for word in _SCANNED if word in low)
-    if any(word in present for word in _WORDS):
+    if present if present is not None else any(word in low for word in _WORDS):
         return True
-    phrasal = any(h in present and t in low for h, t in _PHRASAL_WORDS)
+    phrasal = any(h in low and t in low for h, t in _PHRASAL_WORDS)
     return phrasal and _PHRASAL_TEXT.search(low) is not None
 
 
@@ -205,8 +200,8 @@ def _prose(body: str, low: str, present: frozenset[str]) -> bool:
 
 def _strong_verb(low: str, present: frozenset[str]) -> bool:
     for word, pattern in _STRONG_VERBS:
-        if word not in present:
-            continue
+        if word not in present and (word in _WORDS or word not in low):
+            continue  # a phrasal verb's first word (kick, fire, ...) is searched only here
         for m in pattern.finditer(low):
             if _MARKED_NEXT.match(low, m.end()):
                 return True  # ``Spawn `shop:critic` ``
