@@ -17,7 +17,7 @@ from conftest import REPO
 from spawnlint.config import load_settings
 from spawnlint.engine import lint
 from spawnlint.model import FileKind
-from spawnlint.parse import forms, parse_text
+from spawnlint.parse import forms, markdown, parse_text
 from spawnlint.parse.frontmatter import split_frontmatter
 from spawnlint.parse.prefilter import could_yield, hot_lines, may_spawn
 from spawnlint.parse.rule_sentence import is_rule_sentence
@@ -44,6 +44,9 @@ def _full_parse(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every body and every block gets the block parse and the site search."""
     monkeypatch.setattr(forms, "hot_lines", lambda lines: set(range(len(lines))))
     monkeypatch.setattr(parse_module, "could_yield", lambda text: True)
+    monkeypatch.setattr(forms, "could_be_prose", lambda text: True)
+    monkeypatch.setattr(forms, "may_give_parameters", lambda text: True)
+    monkeypatch.setattr(markdown, "may_hold_rule", lambda structure, blocks: blocks)
 
 
 def test_the_corpus_exercises_both_paths() -> None:

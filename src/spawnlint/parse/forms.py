@@ -8,7 +8,7 @@ from bisect import bisect_right
 
 from spawnlint.model import Param, Section, Sentence, SpawnSite, ValueKind, section_of
 from spawnlint.parse.counter import example_lines
-from spawnlint.parse.prefilter import hot_lines
+from spawnlint.parse.prefilter import could_be_prose, hot_lines
 from spawnlint.parse.prose import bullet_reference, find_prose_spawns, spawn_lead, team_verb, teammate_names
 from spawnlint.parse.rule_sentence import is_rule_sentence
 from spawnlint.parse.send_message import mentions_send_message_tool
@@ -206,6 +206,8 @@ def _prose_sites(structure: Structure, claimed: set[int], hot: set[Block]) -> li
             claimed.update(range(lead.start, lead.end))
             claimed.update(line for a, b in items for line in range(a, b))
     for block in (b for b in _prose_blocks(structure) if b in hot):
+        if not could_be_prose("\n".join(lines[block.start : block.end])):
+            continue  # no verb with an agent, team or id after it: no sentence to split
         for sentence in block_sentences(structure, block):
             if any(
                 j - 1 in claimed or j - 1 in examples for j in range(sentence.line, sentence.end_line + 1)
@@ -574,6 +576,8 @@ def _inline_param_sites(structure: Structure, block: Block, claimed: set[int]) -
     """F5: parameters as inline code inside one sentence."""
     if any(j in claimed for j in range(block.start, block.end)):
         return []
+    if not may_give_parameters("\n".join(structure.lines[block.start : block.end])):
+        return []
     sites: list[RawSite] = []
     for sentence in split_sentences(structure.lines, block.start, block.end):
         params = _sentence_params(sentence)
@@ -595,6 +599,11 @@ def _inline_param_sites(structure: Structure, block: Block, claimed: set[int]) -
         sites.append(RawSite("F5", sentence.line - 1, sentence.column, tool, params, block, confidence))
         claimed.update(range(sentence.line - 1, sentence.end_line))  # one spawn, one site
     return sites
+
+
+def may_give_parameters(text: str) -> bool:
+    """An F5 site needs a subagent_type, or a name and a spawn mention."""
+    return "subagent_type" in text or "name" in text
 
 
 def _prose_target(sentence: Sentence) -> Param | None:

@@ -14,6 +14,7 @@ from spawnlint.model import Section, Sentence, SpawnSite
 from spawnlint.parse.blocks import fast_structure
 from spawnlint.parse.counter import is_counter_example
 from spawnlint.parse.forms import find_sites, hot_blocks, to_site
+from spawnlint.parse.rule_sentence import is_rule_sentence
 from spawnlint.parse.send_message import mentions_send_message_tool, report_lines
 from spawnlint.parse.spans import with_removals
 from spawnlint.parse.text import HEADING_IN_TEXT, Block, Structure, block_sentences
@@ -51,11 +52,20 @@ def analyse(path: str, lines: list[str], body_start: int, all_sentences: bool = 
     body = "\n".join(blanked)
     return MarkdownFacts(
         sites=tuple(sorted(sites, key=lambda s: (s.line, s.column))),
-        sentences=tuple(sentences_of(structure, None if all_sentences else hot)),
+        sentences=tuple(sentences_of(structure, None if all_sentences else may_hold_rule(structure, hot))),
         sections=sections,
         mentions_send_message=mentions_send_message_tool(body),
         report_lines=report_lines(lines, body_start),
     )
+
+
+def may_hold_rule(structure: Structure, blocks: list[Block]) -> list[Block]:
+    """The blocks whose text as a whole has what a rule sentence of the default matcher needs."""
+    return [
+        b
+        for b in blocks
+        if is_rule_sentence("\n".join(structure.lines[b.start : b.end]), require_mechanism=False)
+    ]
 
 
 def _in_block(site: SpawnSite, tops: list[int], lines: list[str]) -> SpawnSite:

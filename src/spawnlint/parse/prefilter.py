@@ -110,6 +110,14 @@ def could_yield(body: str) -> bool:
     return _structured(body, low) or _prose(body, low, present) or _rule_sentence(body, low)
 
 
+def could_be_prose(text: str) -> bool:
+    """Whether a block could hold an F6/F7/F8 prose spawn (`could_yield`'s prose conditions)."""
+    if any(c in text for c in _FOLDING):
+        return True
+    low = text.lower()
+    return _prose(text, low, frozenset(word for word in _WORDS if word in low))
+
+
 def _has_word(low: str, present: frozenset[str] | None = None) -> bool:
     if present if present is not None else any(word in low for word in _WORDS):
         return True
