@@ -88,7 +88,7 @@ def parse_all(
         elif cache is not None:
             cache.put(keys[source.path], _no_spawn_cue(source.path))  # so it is not decoded again
     started = start_markdown(discovery.root, markdown, settings)  # in workers, while Python is parsed
-    python_parsed = parse_python_isolated(python, settings.spawn_callables)
+    python_parsed = parse_python_isolated(python, settings.spawn_callables, 0 if started.in_workers else None)
     for result in [*parsed_markdown(started).values(), *python_parsed.values()]:
         _fresh(parsed, result, cache, keys)
     return dict(sorted(parsed.items()))
@@ -116,12 +116,15 @@ def _fresh(
         cache.put(keys[result.path], result)
 
 
-def parse_python_isolated(jobs: list[tuple[str, str]], callables: tuple[str, ...]) -> dict[str, ParsedFile]:
+def parse_python_isolated(
+    jobs: list[tuple[str, str]], callables: tuple[str, ...], cores_free: int | None = None
+) -> dict[str, ParsedFile]:
     """Parse Python files in a child process: libcst's native parser can kill the process that
     runs it (a segmentation fault on, say, a chain of 8,000 `+`). A file that kills its child,
     or outlasts the timeout, is SL000 and the rest are parsed in a fresh one; with many files,
-    one child per core. libcst is never imported here."""
-    workers = cores() if len(jobs) >= _PYTHON_PARALLEL else 1
+    one child per free core (each imports libcst). libcst is never imported here."""
+    free = cores() if cores_free is None else cores_free
+    workers = max(1, free) if len(jobs) >= _PYTHON_PARALLEL else 1
     items = [(path, text, callables) for path, text in jobs]
     parsed = map_isolated(_parse_python_job, items, _PYTHON_TIMEOUT, _python_failed, workers)
     return {p.path: p for p in parsed}

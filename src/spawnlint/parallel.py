@@ -55,6 +55,11 @@ class Started(Generic[T, R]):
         except (BrokenProcessPool, OSError):
             self._close()  # no processes to be had: `results` parses here instead
 
+    @property
+    def in_workers(self) -> bool:
+        """Whether worker processes are running it (so the cores are taken)."""
+        return self._pool is not None
+
     def results(self) -> list[R]:
         if self._pool is not None:
             try:
