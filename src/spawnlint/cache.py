@@ -1,14 +1,16 @@
 """The parse cache: per-file parse results keyed on a hash of the file's bytes, its path and kind,
-the spawnlint version and the settings that affect parsing; one pack file per project root."""
+the spawnlint version and the settings that affect parsing; one pack, in shards, per project root."""
 
 from __future__ import annotations
 
 import functools
+import gc
 import hashlib
 import os
 import pickle
 import sys
 import time
+import zlib
 from collections.abc import Mapping
 from pathlib import Path, PosixPath, WindowsPath
 from typing import Any
@@ -19,12 +21,13 @@ from spawnlint.config import Settings
 from spawnlint.discover import Discovery, Listing, SourceFile
 from spawnlint.model import ParsedFile
 
-_FORMAT = 2  # bump when the pack layout changes
+_FORMAT = 3  # bump when the pack layout changes
 # A file whose stat this recent is not remembered: a write within the clock's granularity could
 # leave size and times unchanged (git's "racily clean" entries).
 RACY_NS = 2_000_000_000
 
-StatRecord = tuple[int, int, int, int, str, str]  # size, mtime_ns, ctime_ns, inode, kind, key
+# (path, (size, mtime_ns, ctime_ns, inode), kind) of a file read before -> the key of its bytes
+StatKey = tuple[str, tuple[int, ...], str]
 
 
 @functools.cache
@@ -47,11 +50,16 @@ def pack_name(root: Path) -> str:
 def load_records(path: Path) -> object:
     """What a cache file holds, unpickled with spawnlint's model classes only; None when it is
     missing or unreadable."""
+    collecting = gc.isenabled()
+    gc.disable()  # unpickling makes tens of thousands of objects and no garbage: nothing to collect
     try:
         with open(path, "rb") as handle:
             return _ModelOnly(handle).load()
     except Exception:  # noqa: BLE001 - a corrupt file can raise anything from unpickling; it is a miss
         return None
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def cache_dir() -> Path:
@@ -76,32 +84,25 @@ def settings_fingerprint(settings: Settings) -> bytes:
 
 
 class ParseCache:
-    """Loaded once per run, written once at its end (to a temporary file, then renamed over the
-    pack: concurrent runs never see a torn file, the last writer wins). An unreadable or corrupt
-    pack, or an entry of the wrong shape, counts as a miss."""
+    """Loaded once per run, written once at its end. The pack is kept in shards by path: a run
+    that changed one file rewrites the one shard holding it, not every file's record. Each
+    shard is written to a temporary file, then renamed over the old one: concurrent runs never
+    see a torn shard, the last writer of each wins (shards of different runs hold the same
+    content-keyed entries, so any mix of them is valid). An unreadable or corrupt shard, or an
+    entry of the wrong shape, counts as a miss."""
 
-    def __init__(
-        self,
-        pack: Path,
-        salt: bytes,
-        entries: Mapping[str, ParsedFile],
-        stats: Mapping[str, StatRecord] | None = None,
-    ) -> None:
-        self._pack = pack
+    def __init__(self, salt: bytes, shards: list[_Shard]) -> None:
         self._salt = salt
-        self._old = entries
-        self._used: dict[str, ParsedFile] = {}
-        self._dirty = False
-        self._old_stats = stats or {}
-        self._stats: dict[str, StatRecord] = {}
+        self._shards = shards
         self._now_ns = time.time_ns()
 
     @classmethod
     def open(cls, root: Path, settings: Settings, folder: Path | None = None) -> ParseCache:
         folder = folder or cache_dir()
-        pack = folder / f"{pack_name(root)}.pack"
+        name = pack_name(root)
         salt = b"\0".join((str(_FORMAT).encode(), code_version().encode(), settings_fingerprint(settings)))
-        return cls(pack, salt, *_load(pack, salt))
+        packs = [folder / f"{name}-{n:02d}.pack" for n in range(_SHARDS)]
+        return cls(salt, [_Shard(pack, *_load(pack, salt)) for pack in packs])
 
     def key(self, source: SourceFile, data: bytes) -> str:
         digest = hashlib.blake2b(self._salt, digest_size=20)
@@ -112,37 +113,68 @@ class ParseCache:
         return digest.hexdigest()
 
     def get(self, key: str, path: str) -> ParsedFile | None:
-        entry = self._old.get(key)
-        if not isinstance(entry, ParsedFile) or entry.path != path:
-            return None
-        self._used[key] = entry
-        return entry
+        return self._shard(path).get(key, path)
 
-    def by_stat(self, source: SourceFile, status: os.stat_result) -> ParsedFile | None:
+    def by_stat(self, source: SourceFile, identity: tuple[int, ...]) -> ParsedFile | None:
         """The entry of a file that has not changed since a run read and hashed it: same size,
-        modification and change times and inode (the change time cannot be set back by hand).
-        The key is still the hash of the bytes; this only spares reading them again."""
-        record = self._old_stats.get(source.path)
-        if record is None or record[:5] != (*_identity(status), source.kind.value):
+        modification and change times and inode (the change time cannot be set back by hand),
+        as `identity` starts. The key is still the hash of the bytes; this only spares reading
+        them again."""
+        shard = self._shard(source.path)
+        stat_key = (source.path, identity[:4], source.kind.value)
+        key = shard.old_stats.get(stat_key)
+        if not isinstance(key, str):
             return None
-        hit = self.get(record[5], source.path)
+        hit = shard.get(key, source.path)
         if hit is not None:
-            self._stats[source.path] = record
+            shard.stats[stat_key] = key
         return hit
 
-    def remember(self, source: SourceFile, status: os.stat_result, key: str) -> None:
-        if self._now_ns - max(status.st_mtime_ns, status.st_ctime_ns) > RACY_NS:
-            self._stats[source.path] = (*_identity(status), source.kind.value, key)
+    def remember(self, source: SourceFile, identity: tuple[int, ...], key: str) -> None:
+        """Remember the key of bytes read after `identity` was taken, unless the file changed too
+        recently for its times to tell a later change apart."""
+        if self._now_ns - max(identity[1], identity[2]) > RACY_NS:
+            self._shard(source.path).stats[(source.path, identity[:4], source.kind.value)] = key
 
     def put(self, key: str, parsed: ParsedFile) -> None:
-        self._used[key] = parsed
-        self._dirty = True
+        shard = self._shard(parsed.path)
+        shard.used[key] = parsed
+        shard.dirty = True
 
     def save(self) -> None:
-        """Write the entries of this run (stale ones dropped) when anything changed."""
-        if not self._dirty and len(self._used) == len(self._old) and self._stats == self._old_stats:
-            return
-        store_records(self._pack, (self._salt, self._used, self._stats))
+        """Write the shards whose entries changed in this run (stale entries dropped)."""
+        for shard in self._shards:
+            if shard.changed():
+                store_records(shard.pack, (self._salt, shard.used, shard.stats))
+
+    def _shard(self, path: str) -> _Shard:
+        return self._shards[zlib.crc32(path.encode("utf-8", "surrogateescape")) % len(self._shards)]
+
+
+# A changed file costs rewriting 1/16 of the pack; a project of few files writes few shards.
+_SHARDS = 16
+
+
+class _Shard:
+    """The records of the files whose paths hash to one shard: those loaded, and this run's."""
+
+    def __init__(self, pack: Path, entries: Mapping[str, ParsedFile], stats: Mapping[StatKey, str]) -> None:
+        self.pack = pack
+        self.old = entries
+        self.old_stats = stats
+        self.used: dict[str, ParsedFile] = {}
+        self.stats: dict[StatKey, str] = {}
+        self.dirty = False
+
+    def get(self, key: str, path: str) -> ParsedFile | None:
+        entry = self.old.get(key)
+        if not isinstance(entry, ParsedFile) or entry.path != path:
+            return None
+        self.used[key] = entry
+        return entry
+
+    def changed(self) -> bool:
+        return self.dirty or len(self.used) != len(self.old) or self.stats != self.old_stats
 
 
 class _ModelOnly(pickle.Unpickler):
@@ -230,14 +262,12 @@ def remember_discovery(root: Path, key: str, found: Discovery) -> None:
     store_records(cache_dir() / f"{pack_name(root)}.discovery", (key, found))
 
 
-def _identity(status: os.stat_result) -> tuple[int, int, int, int]:
-    return (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino)
-
-
-_Pack = tuple[Mapping[str, ParsedFile], Mapping[str, StatRecord]]
+_Pack = tuple[Mapping[str, ParsedFile], Mapping[StatKey, str]]
 
 
 def _load(pack: Path, salt: bytes) -> _Pack:
+    """The pack's entries and stat records (each checked where it is used: a record of the wrong
+    shape never matches a look-up, an entry of the wrong type or path is a miss)."""
     stored = load_records(pack)
     if (
         not isinstance(stored, tuple)
@@ -247,14 +277,4 @@ def _load(pack: Path, salt: bytes) -> _Pack:
         or not isinstance(stored[2], dict)
     ):
         return {}, {}
-    stats = {p: r for p, r in stored[2].items() if _is_record(r)}
-    return stored[1], stats
-
-
-def _is_record(record: object) -> bool:
-    return (
-        isinstance(record, tuple)
-        and len(record) == 6
-        and all(isinstance(v, int) for v in record[:4])
-        and all(isinstance(v, str) for v in record[4:])
-    )
+    return stored[1], stored[2]
