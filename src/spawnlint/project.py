@@ -67,10 +67,11 @@ def build_project(discovery: Discovery, parsed: Mapping[str, ParsedFile], settin
         if not _names_a_skill_or_command(site, index, invocable, plugin_names)
     )
     units = _units(discovery, parsed, settings, unit_ids, spawns)
-    uncovered = {u.id: _uncovered(u, parsed, settings) for u in units}
+    uncovered = {u.id: _uncovered(u, parsed, settings) if u.spawns else () for u in units}
     problems = list(discovery.problems)
     for path in sorted(parsed):
-        problems.extend(parsed[path].problems)
+        if parsed[path].problems:
+            problems.extend(parsed[path].problems)
     return Project(
         root=str(discovery.root),
         plugins=tuple((p.root, p.name) for p in discovery.plugins),
@@ -93,9 +94,12 @@ def _invocable_names(discovery: Discovery) -> frozenset[str]:
     names: set[str] = set()
     for source in discovery.files:
         if source.kind is FileKind.COMMAND:
-            stem = posixpath.splitext(posixpath.basename(source.path))[0]
-        elif source.kind is FileKind.SKILL and posixpath.basename(source.path) == "SKILL.md":
-            stem = posixpath.basename(posixpath.dirname(source.path))
+            stem = posixpath.splitext(source.path.rpartition("/")[2])[0]
+        elif source.kind is FileKind.SKILL and source.path.endswith("SKILL.md"):
+            folder, _, base = source.path.rpartition("/")
+            if base != "SKILL.md":
+                continue
+            stem = folder.rpartition("/")[2]
         else:
             continue
         names.add(stem.lower())
@@ -135,7 +139,9 @@ def _agents(discovery: Discovery, parsed: Mapping[str, ParsedFile]) -> list[tupl
     found: list[tuple[Agent, set[str]]] = []
     for source in discovery.files:
         record = parsed.get(source.path)
-        for a in record.agents if record else ():
+        if record is None or not record.agents:
+            continue
+        for a in record.agents:
             folders, stem = _agent_path_parts(source) if a.namespaced else ([], a.name)
             prefix = [source.plugin.name] if source.plugin.name and a.namespaced else []
             full_id = ":".join(prefix + folders + [a.name])
@@ -174,11 +180,14 @@ def _agent_path_parts(source: SourceFile) -> tuple[list[str], str]:
 
 def _index(agents: list[tuple[Agent, set[str]]]) -> dict[str, tuple[Agent, ...]]:
     index: dict[str, list[Agent]] = defaultdict(list)
-    seen: set[tuple[str, Agent]] = set()  # a set, not a list scan: a bare name shared by many
+    # a set, not a list scan: a bare name shared by many; equal agents are one (each hashed once)
+    canonical: dict[Agent, int] = {}
+    seen: set[tuple[str, int]] = set()
     for agent, aliases in agents:
+        identity = canonical.setdefault(agent, len(canonical))
         for alias in sorted(aliases):
-            if (alias, agent) not in seen:
-                seen.add((alias, agent))
+            if (alias, identity) not in seen:
+                seen.add((alias, identity))
                 index[alias].append(agent)
     return {k: tuple(v) for k, v in index.items()}
 
@@ -272,28 +281,48 @@ def _units(
     for spawn in spawns:
         if spawn.unit is not None:
             by_unit[spawn.unit].append(spawn)
-    matcher = _rule_matcher(settings)
+    matcher = _memoised(_rule_matcher(settings))
     units = []
     for unit_id in sorted(files):
         kind = kinds[unit_id]
         main = posixpath.join(unit_id, "SKILL.md") if kind is FileKind.SKILL else unit_id
         main_file = parsed.get(main)
+        members = tuple(sorted(files[unit_id]))
         sentences = tuple(
-            (path, s) for path in sorted(files[unit_id]) for s in parsed[path].sentences if matcher(s.text)
+            (path, s)
+            for path in members
+            if parsed[path].sentences
+            for s in parsed[path].sentences
+            if matcher(s.text)
         )
         fm = main_file.unit_frontmatter if main_file else None
         units.append(
             Unit(
                 id=unit_id,
-                kind={FileKind.SKILL: "skill", FileKind.COMMAND: "command"}.get(kind, "agent"),
+                kind=_UNIT_KINDS.get(kind, "agent"),
                 main_file=main if main_file else unit_id,
-                files=tuple(sorted(files[unit_id])),
+                files=members,
                 spawns=tuple(by_unit.get(unit_id, ())),
                 rule_sentences=sentences,
                 disallowed_tools=fm.disallowed_tools if fm else None,
             )
         )
     return tuple(units)
+
+
+_UNIT_KINDS = {FileKind.SKILL: "skill", FileKind.COMMAND: "command"}
+
+
+def _memoised(matcher: Callable[[str], bool]) -> Callable[[str], bool]:
+    """The matcher, asked once per distinct sentence (boilerplate repeats across units)."""
+    answers: dict[str, bool] = {}
+
+    def matches(text: str) -> bool:
+        if text not in answers:
+            answers[text] = matcher(text)
+        return answers[text]
+
+    return matches
 
 
 def _rule_insertions(settings: Settings) -> dict[str, str]:
