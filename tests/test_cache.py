@@ -3,6 +3,7 @@ corrupt pack, survives concurrent writers, stays out of the way with --no-cache.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import pickle
@@ -316,3 +317,16 @@ def test_a_changed_file_rewrites_only_the_shard_holding_it(
     before = after
     _lint(tree)
     assert {p.name: os.stat(p).st_ino for p in _packs(tree)} == before  # nothing changed: nothing written
+
+
+def test_loading_a_pack_leaves_the_collector_as_it_was(tree: Path) -> None:
+    _lint(tree)
+    assert gc.isenabled()
+    ParseCache.open(tree, Settings())
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        ParseCache.open(tree, Settings())
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
