@@ -12,6 +12,7 @@ from pathlib import Path
 from spawnlint.cache import ParseCache, discovered
 from spawnlint.config import Settings
 from spawnlint.discover import Discovery, Listing, SourceFile, list_files
+from spawnlint.focus import Wanted
 from spawnlint.model import (
     Diagnostic,
     FileKind,
@@ -35,14 +36,22 @@ class Result:
     diagnostics: tuple[Diagnostic, ...]
 
 
-def lint(root: Path, settings: Settings, use_cache: bool = True, listing: Listing | None = None) -> Result:
+def lint(
+    root: Path,
+    settings: Settings,
+    use_cache: bool = True,
+    listing: Listing | None = None,
+    focus: Wanted | None = None,
+) -> Result:
+    """The project and its findings; with `focus`, at least every finding touching a wanted path
+    (and only the part of the project that can yield them: see focus.py)."""
     listing = listing or list_files(root)
     discovery = discovered(root, settings.exclude, listing, use_cache)
     cache = ParseCache.open(root, settings) if use_cache else None
     parsed = parse_all(discovery, settings, cache, listing)
     if cache is not None:
         cache.save()
-    project = build_project(discovery, parsed, settings)
+    project = build_project(discovery, parsed, settings, focus)
     return Result(project, run_rules(project, settings))
 
 

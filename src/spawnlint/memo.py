@@ -13,6 +13,7 @@ from spawnlint import cache
 from spawnlint.cache import cache_dir, load_records, pack_name, store_records
 from spawnlint.config import Settings
 from spawnlint.discover import Listing, list_files
+from spawnlint.focus import wanted
 from spawnlint.model import Diagnostic
 from spawnlint.suppress import suppressed
 
@@ -22,9 +23,13 @@ if TYPE_CHECKING:
 _FORMAT = 1
 
 
-def checked(root: Path, settings: Settings, use_cache: bool) -> tuple[list[Diagnostic], Result | None]:
+def checked(
+    root: Path, settings: Settings, use_cache: bool, paths: tuple[str, ...] | None = None
+) -> tuple[list[Diagnostic], Result | None]:
     """The diagnostics after inline suppressions (and SL900), and the run's result when the
-    project was linted (None when the memo answered)."""
+    project was linted (None when the memo answered). With `paths`, those touching the paths
+    are all there (others may be missing or stale): the run is focused on them, and its
+    partial findings are not remembered."""
     listing = list_files(root)
     key = run_key(root, listing, settings) if use_cache else None
     if key is not None:
@@ -33,9 +38,10 @@ def checked(root: Path, settings: Settings, use_cache: bool) -> tuple[list[Diagn
             return remembered, None
     from spawnlint.engine import lint  # the parsers and their imports: only when something changed
 
-    result = lint(root, settings, use_cache, listing)
+    focus = wanted(paths)
+    result = lint(root, settings, use_cache, listing, focus)
     kept = suppressed(result.diagnostics, result.project, settings.severity)
-    if key is not None:
+    if key is not None and focus is None:
         _save(root, key, kept)
     return kept, result
 

@@ -11,6 +11,7 @@ from fnmatch import fnmatch
 
 from spawnlint.config import ConfiguredAgent, Settings
 from spawnlint.discover import Discovery, Plugin, SourceFile
+from spawnlint.focus import Wanted, problem_wanted, spawn_wanted, unit_wanted
 from spawnlint.model import (
     Agent,
     FileKind,
@@ -48,7 +49,11 @@ BUILTIN_AGENTS: tuple[tuple[str, ToolList | None], ...] = (
 DEFAULT_AGENT = "general-purpose"
 
 
-def build_project(discovery: Discovery, parsed: Mapping[str, ParsedFile], settings: Settings) -> Project:
+def build_project(
+    discovery: Discovery, parsed: Mapping[str, ParsedFile], settings: Settings, focus: Wanted | None = None
+) -> Project:
+    """The cross-file model. With `focus`, its units, spawns, agents and problems are only those
+    that can yield a finding touching a wanted path (see focus.py); the index is whole."""
     sources = {f.path: f for f in discovery.files}
     named = _agents(discovery, parsed)
     agents = [agent for agent, _ in named]
@@ -66,12 +71,24 @@ def build_project(discovery: Discovery, parsed: Mapping[str, ParsedFile], settin
         for site in parsed[path].sites
         if not _names_a_skill_or_command(site, index, invocable, plugin_names)
     )
-    units = _units(discovery, parsed, settings, unit_ids, spawns)
+    if focus is not None:
+        wanted_spawns = tuple(s for s in spawns if spawn_wanted(s, focus))
+        spawning = frozenset(s.unit for s in wanted_spawns if s.unit is not None)
+        units = _units(discovery, parsed, settings, unit_ids, spawns, (focus, spawning))
+        spawns = wanted_spawns
+    else:
+        units = _units(discovery, parsed, settings, unit_ids, spawns)
     uncovered = {u.id: _uncovered(u, parsed, settings) if u.spawns else () for u in units}
     problems = list(discovery.problems)
     for path in sorted(parsed):
         if parsed[path].problems:
             problems.extend(parsed[path].problems)
+    if focus is not None:
+        agents = [a for a in agents if a.path is not None and focus(a.path)]
+        duplicates = tuple(
+            pair for pair in duplicates if any(a.path is not None and focus(a.path) for a in pair)
+        )
+        problems = [p for p in problems if problem_wanted(p, focus)]
     return Project(
         root=str(discovery.root),
         plugins=tuple((p.root, p.name) for p in discovery.plugins),
@@ -269,7 +286,10 @@ def _units(
     settings: Settings,
     unit_ids: Mapping[str, str],
     spawns: Iterable[Spawn],
+    focus: tuple[Wanted, frozenset[str]] | None = None,
 ) -> tuple[Unit, ...]:
+    """The enabled units; with `focus` (the test of a wanted path, and the units holding a
+    wanted spawn), only the units that reach a wanted path."""
     files: dict[str, list[str]] = defaultdict(list)
     kinds: dict[str, FileKind] = {}
     for source in discovery.files:
@@ -284,6 +304,12 @@ def _units(
     matcher = _memoised(_rule_matcher(settings))
     units = []
     for unit_id in sorted(files):
+        if (
+            focus is not None
+            and unit_id not in focus[1]
+            and not unit_wanted(unit_id, files[unit_id], focus[0])
+        ):
+            continue
         kind = kinds[unit_id]
         main = posixpath.join(unit_id, "SKILL.md") if kind is FileKind.SKILL else unit_id
         main_file = parsed.get(main)

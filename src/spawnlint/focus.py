@@ -1,0 +1,49 @@
+"""The project seen from some paths: only what can yield a finding located in them or related to
+them, for a run that reports on those paths alone (pre-commit passes the changed files)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from spawnlint.model import Finding, Problem, Spawn
+
+Wanted = Callable[[str], bool]
+
+
+def in_paths(path: str, paths: tuple[str, ...]) -> bool:
+    """The file is one of `paths` or lies below one of them ("" and "." hold everything)."""
+    return any(path == p or p in ("", ".") or path.startswith(p.rstrip("/") + "/") for p in paths)
+
+
+def wanted(paths: tuple[str, ...] | None) -> Wanted | None:
+    """in_paths as a quick test, or None when the paths hold the whole project."""
+    if paths is None or any(p in ("", ".") for p in paths):
+        return None
+    exact = frozenset(paths)
+    folders = tuple(p.rstrip("/") + "/" for p in paths)
+    return lambda path: path in exact or path.startswith(folders)
+
+
+# A rule puts in its finding (location or related location) only paths reachable from the
+# element it looks at: a spawn's site and target agents, a unit's files and spawns, an agent's
+# file, a problem's finding. Keeping every element that reaches a wanted path keeps every
+# finding that touches one; the filter stage drops the rest.
+
+
+def spawn_wanted(spawn: Spawn, want: Wanted) -> bool:
+    return want(spawn.site.path) or any(a.path is not None and want(a.path) for a in spawn.target.agents)
+
+
+def unit_wanted(unit_id: str, files: Iterable[str], want: Wanted) -> bool:
+    """Whether the unit's own paths reach a wanted one: its id and files (its main file is one of
+    them, or else its id). A unit holding a wanted spawn is wanted too: the caller knows its
+    spawns."""
+    return want(unit_id) or any(want(f) for f in files)
+
+
+def problem_wanted(problem: Problem, want: Wanted) -> bool:
+    return finding_wanted(problem.finding, want)
+
+
+def finding_wanted(finding: Finding, want: Wanted) -> bool:
+    return want(finding.path) or any(want(r.path) for r in finding.related)

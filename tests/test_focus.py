@@ -1,0 +1,100 @@
+"""A run that reports on some paths (pre-commit passes the changed files) builds only the part of
+the project that can touch them, and reports exactly what the whole run reports for them."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, run_cli, write_project
+from spawnlint import cache, discover, engine
+from spawnlint.config import ConfiguredAgent, NoNameRule, Settings, load_settings
+from spawnlint.focus import in_paths, wanted
+from spawnlint.project import build_project
+from spawnlint.rules import CODES
+from spawnlint.source_lines import SourceLines
+from spawnlint.suppress import Filters, narrow, suppressed
+
+CASES = sorted(p / "project" for p in (REPO / "tests" / "projects").glob("*/") if (p / "project").is_dir())
+
+
+def _path_choices(root: Path, files: list[str]) -> list[tuple[str, ...]]:
+    folders = sorted({f.rsplit("/", 1)[0] for f in files if "/" in f})
+    pairs = [tuple(random.Random(n).sample(files, 2)) for n in range(3)] if len(files) > 1 else []
+    return [(f,) for f in files] + [(f,) for f in folders] + [(f + "/",) for f in folders] + pairs + [("",)]
+
+
+def _agree(root: Path, settings: Settings) -> int:
+    listing = discover.list_files(root)
+    found = discover.discover(root, settings.exclude, listing)
+    parsed = engine.parse_all(found, settings)
+    whole = build_project(found, parsed, settings)
+    everything = suppressed(engine.run_rules(whole, settings), whole, settings.severity)
+    lines = SourceLines(root)
+    checked = 0
+    for paths in _path_choices(root, [f.path for f in found.files]):
+        focus = wanted(paths)
+        part = build_project(found, parsed, settings, focus)
+        kept = suppressed(engine.run_rules(part, settings), part, settings.severity)
+        filters = Filters(paths=paths)
+        assert narrow(kept, filters, lines) == narrow(everything, filters, lines), paths
+        if focus is not None:
+            assert len(part.units) <= len(whole.units) and len(part.spawns) <= len(whole.spawns)
+        checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("root", CASES, ids=[c.parent.name for c in CASES])
+def test_a_focused_run_reports_what_the_whole_run_does(root: Path) -> None:
+    settings = load_settings(root, root, None, CODES)
+    assert _agree(root, settings) > 1
+    other = replace(
+        settings,
+        units=("commands", "skills", "agents"),
+        no_name_rule=NoNameRule(scope="section"),
+        agents=(ConfiguredAgent("*critic*", None, False),),
+    )
+    _agree(root, other)
+
+
+def test_paths_are_matched_as_the_filter_matches_them() -> None:
+    paths = ("commands/a.md", "skills/s", "agents/")
+    want = wanted(paths)
+    assert want is not None
+    for path in (
+        "commands/a.md",
+        "commands/a.mdx",
+        "skills/s",
+        "skills/s/SKILL.md",
+        "skills/sx/x.md",
+        "agents/c.md",
+    ):
+        assert want(path) == in_paths(path, paths), path
+    assert wanted(None) is None and wanted(("x", ".")) is None and wanted(("",)) is None
+
+
+AGENT = "---\nname: critic\ndescription: d\ntools: Read\n---\nReview.\n"
+NAMED = 'Use the Agent tool with `subagent_type: "critic"`, `name: "c1"`.\n'
+
+
+def test_a_focused_run_leaves_the_memo_to_whole_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SPAWNLINT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(cache, "RACY_NS", 0)
+    root = write_project(
+        tmp_path / "proj", {"agents/critic.md": AGENT, "commands/a.md": NAMED, "commands/b.md": NAMED}
+    )
+    args = ("check", "--root", str(root), "--output-format", "json")
+    focused = run_cli(*args, str(root / "commands/a.md"))
+    assert {d["path"] for d in json.loads(focused.out)} == {"commands/a.md"}
+    assert not list((tmp_path / "cache").glob("*.run"))  # its findings are not the project's
+    whole = run_cli(*args)
+    assert {d["path"] for d in json.loads(whole.out)} == {"commands/a.md", "commands/b.md"}
+    assert list((tmp_path / "cache").glob("*.run"))
+    again = run_cli(*args, str(root / "commands/b.md"))  # answered from the memo of the whole run
+    assert [d for d in json.loads(again.out)] == [
+        d for d in json.loads(whole.out) if d["path"] == "commands/b.md"
+    ]
