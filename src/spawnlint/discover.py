@@ -86,8 +86,8 @@ class Listing:
 
 def list_files(root: Path) -> Listing:
     problems: list[Problem] = []
-    found = _list_files(root, problems)
-    return Listing(tuple(p for p, _ in found), tuple(problems), tuple(i for _, i in found))
+    paths, identities = _list_files(root, problems)
+    return Listing(tuple(paths), tuple(problems), tuple(identities))
 
 
 def discover(root: Path, exclude: tuple[str, ...] = (), listing: Listing | None = None) -> Discovery:
@@ -121,30 +121,29 @@ def discover(root: Path, exclude: tuple[str, ...] = (), listing: Listing | None 
     return Discovery(root, tuple(files), tuple(plugins), tuple(problems))
 
 
-def _list_files(root: Path, problems: list[Problem]) -> list[tuple[str, tuple[int, ...]]]:
+def _list_files(root: Path, problems: list[Problem]) -> tuple[list[str], list[tuple[int, ...]]]:
     listed = _git_files(root)
     found = _scan(str(root)) if listed is None else _lstat_each(str(root), listed)
     real_root = os.path.realpath(root)
-    kept: list[tuple[str, tuple[int, ...]]] = []
-    for path, own in sorted(found.items()):
+    paths: list[str] = []
+    identities: list[tuple[int, ...]] = []
+    for path in sorted(found):
+        own = found[path]
         if own is None:
             continue  # in git's index, deleted from the work tree
-        if stat.S_ISLNK(own.st_mode):
+        held: os.stat_result | None = own
+        if own.st_mode & _FILE_TYPE == stat.S_IFLNK:
             held = _link_target(root, real_root, path, problems)
-            if held is None:
-                continue
-        else:
-            held = own
-        identity = (
-            held.st_size,
-            held.st_mtime_ns,
-            held.st_ctime_ns,
-            held.st_ino,
-            own.st_ino,
-            own.st_ctime_ns,
+        if held is None:
+            continue
+        paths.append(path)
+        identities.append(
+            (held.st_size, held.st_mtime_ns, held.st_ctime_ns, held.st_ino, own.st_ino, own.st_ctime_ns)
         )
-        kept.append((path, identity))
-    return kept
+    return paths, identities
+
+
+_FILE_TYPE = 0o170000  # the S_IFMT bits of st_mode
 
 
 def _link_target(root: Path, real_root: str, path: str, problems: list[Problem]) -> os.stat_result | None:
@@ -222,19 +221,22 @@ def _scan(root: str) -> dict[str, os.stat_result | None]:
         except OSError:
             continue  # an unreadable folder is skipped, as os.walk does
         for entry in entries:
-            if _is_folder(entry):
-                if entry.name not in _SKIP_DIRS:
-                    folders.append((prefix + entry.name + "/", entry.path))
-            elif not (entry.name in _SKIP_DIRS and _is_dir(entry)):  # a link to a skipped folder
-                found[prefix + entry.name] = _lstat(entry)
+            name = entry.name
+            try:
+                is_folder = entry.is_dir(follow_symlinks=False)
+            except OSError:
+                is_folder = False
+            if is_folder:
+                if name not in _SKIP_DIRS:
+                    folders.append((prefix + name + "/", entry.path))
+                continue
+            if name in _SKIP_DIRS and _is_dir(entry):
+                continue  # a link to a folder that is skipped
+            try:
+                found[prefix + name] = entry.stat(follow_symlinks=False)
+            except OSError:
+                found[prefix + name] = None
     return found
-
-
-def _is_folder(entry: os.DirEntry[str]) -> bool:
-    try:
-        return entry.is_dir(follow_symlinks=False)
-    except OSError:
-        return False
 
 
 def _is_dir(entry: os.DirEntry[str]) -> bool:
@@ -242,13 +244,6 @@ def _is_dir(entry: os.DirEntry[str]) -> bool:
         return entry.is_dir()
     except OSError:
         return False
-
-
-def _lstat(entry: os.DirEntry[str]) -> os.stat_result | None:
-    try:
-        return entry.stat(follow_symlinks=False)
-    except OSError:
-        return None
 
 
 def _unreadable(path: str, why: str, line: int = 1) -> Problem:

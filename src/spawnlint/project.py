@@ -159,28 +159,32 @@ def _agents(discovery: Discovery, parsed: Mapping[str, ParsedFile]) -> list[tupl
         if record is None or not record.agents:
             continue
         for a in record.agents:
-            folders, stem = _agent_path_parts(source) if a.namespaced else ([], a.name)
-            prefix = [source.plugin.name] if source.plugin.name and a.namespaced else []
-            full_id = ":".join(prefix + folders + [a.name])
+            if a.namespaced:  # prefix:folders:name, each part present or not
+                folders, stem = _agent_path_parts(source)
+                prefix = source.plugin.name + ":" if source.plugin.name else ""
+                middle = ":".join(folders) + ":" if folders else ""
+            else:
+                stem, prefix, middle = a.name, "", ""
+            full_id = prefix + middle + a.name
             agent = Agent(
-                id=full_id,
-                name=a.name,
-                path=a.path,
-                name_line=a.name_line,
-                tools=a.tools,
-                disallowed=a.disallowed,
-                mentions_send_message=a.mentions_send_message,
-                report_lines=a.report_lines,
+                full_id,
+                a.name,
+                a.path,
+                a.name_line,
+                a.tools,
+                a.disallowed,
+                a.mentions_send_message,
+                a.report_lines,
                 tools_known=a.tools_known,
                 defined_in_code=not a.namespaced,
             )
             names = {
                 full_id,
-                ":".join(prefix + [a.name]),
-                ":".join(folders + [a.name]),
+                prefix + a.name,
+                middle + a.name,
                 a.name,
-                ":".join(prefix + folders + [stem]),
-                ":".join(prefix + [stem]),
+                prefix + middle + stem,
+                prefix + stem,
                 stem,
             }
             found.append((agent, {n.lower() for n in names if n}))
