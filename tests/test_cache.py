@@ -167,7 +167,7 @@ def test_concurrent_runs_leave_one_whole_pack(tree: Path) -> None:
     assert [c.exitcode for c in children] == [0, 0, 0, 0]
     assert not list((tree.parent / "cache").glob(".*"))  # no temporary file left behind
     cache = ParseCache.open(tree, Settings())
-    assert sum(len(shard.old) for shard in cache._shards) == 24
+    assert sum(len(shard.entries) for shard in cache._shards) == 24
 
 
 def test_cache_dir_follows_the_platform(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ import pickle
 import sys
 import time
 import zlib
-from collections.abc import Mapping
+from collections import defaultdict
 from pathlib import Path, PosixPath, WindowsPath
 from typing import Any
 
@@ -97,6 +97,14 @@ class ParseCache:
     def __init__(self, salt: bytes, shards: list[_Shard]) -> None:
         self._salt = salt
         self._shards = shards
+        self._entries: dict[str, object] = {}  # every shard's, merged: one look-up a file
+        self._stats: dict[StatKey, object] = {}
+        for shard in shards:
+            self._entries.update(shard.entries)
+            self._stats.update(shard.stats)
+        self._used: dict[str, ParsedFile] = {}  # the entries this run read or made
+        self._true: dict[StatKey, str] = {}  # the stat records that still hold
+        self._fresh: dict[int, _Shard] = defaultdict(_Shard)  # what this run adds, by shard
         self._now_ns = time.time_ns()
 
     @classmethod
@@ -116,68 +124,77 @@ class ParseCache:
         return digest.hexdigest()
 
     def get(self, key: str, path: str) -> ParsedFile | None:
-        return self._shard(path).get(key, path)
+        entry = self._entries.get(key)
+        if not isinstance(entry, ParsedFile) or entry.path != path:
+            return None
+        self._used[key] = entry
+        return entry
 
     def by_stat(self, source: SourceFile, identity: tuple[int, ...]) -> ParsedFile | None:
         """The entry of a file that has not changed since a run read and hashed it: same size,
         modification and change times and inode (the change time cannot be set back by hand),
         as `identity` starts. The key is still the hash of the bytes; this only spares reading
         them again."""
-        shard = self._shard(source.path)
-        stat_key = (source.path, identity[:4], source.kind.value)
-        key = shard.old_stats.get(stat_key)
+        stat_key = (source.path, identity[:4], source.kind._value_)  # not .value: a property
+        key = self._stats.get(stat_key)
         if not isinstance(key, str):
             return None
-        hit = shard.get(key, source.path)
+        hit = self.get(key, source.path)
         if hit is not None:
-            shard.stats[stat_key] = key
+            self._true[stat_key] = key
         return hit
 
     def remember(self, source: SourceFile, identity: tuple[int, ...], key: str) -> None:
         """Remember the key of bytes read after `identity` was taken, unless the file changed too
         recently for its times to tell a later change apart."""
         if self._now_ns - max(identity[1], identity[2]) > RACY_NS:
-            self._shard(source.path).stats[(source.path, identity[:4], source.kind.value)] = key
+            stat_key = (source.path, identity[:4], source.kind._value_)
+            self._true[stat_key] = key
+            self._fresh[_shard_of(source.path)].stats[stat_key] = key
 
     def put(self, key: str, parsed: ParsedFile) -> None:
-        shard = self._shard(parsed.path)
-        shard.used[key] = parsed
-        shard.dirty = True
+        self._used[key] = parsed
+        self._fresh[_shard_of(parsed.path)].entries[key] = parsed
 
     def save(self) -> None:
-        """Write the shards whose entries changed in this run (stale entries dropped)."""
-        for shard in self._shards:
-            if shard.changed():
-                store_records(shard.pack, (self._salt, shard.used, shard.stats))
-
-    def _shard(self, path: str) -> _Shard:
-        return self._shards[zlib.crc32(path.encode("utf-8", "surrogateescape")) % len(self._shards)]
+        """Write the shards that changed in this run: an entry or a stat record added, or one of
+        theirs no longer used (stale entries are dropped)."""
+        for number, shard in enumerate(self._shards):
+            fresh = self._fresh.get(number)
+            if (
+                fresh is None
+                and shard.entries.keys() <= self._used.keys()
+                and shard.stats.keys() <= self._true.keys()
+            ):
+                continue
+            entries: dict[str, object] = {k: self._used[k] for k in shard.entries if k in self._used}
+            stats: dict[StatKey, object] = {k: self._true[k] for k in shard.stats if k in self._true}
+            if fresh is not None:
+                entries.update(fresh.entries)
+                stats.update(fresh.stats)
+            store_records(shard.pack, (self._salt, entries, stats))
 
 
 # A changed file costs rewriting 1/16 of the pack; a project of few files writes few shards.
 _SHARDS = 16
 
 
+def _shard_of(path: str) -> int:
+    return zlib.crc32(path.encode("utf-8", "surrogateescape")) % _SHARDS
+
+
 class _Shard:
-    """The records of the files whose paths hash to one shard: those loaded, and this run's."""
+    """The records of the files whose paths hash to one shard."""
 
-    def __init__(self, pack: Path, entries: Mapping[str, ParsedFile], stats: Mapping[StatKey, str]) -> None:
+    def __init__(
+        self,
+        pack: Path = Path(),
+        entries: dict[str, object] | None = None,
+        stats: dict[StatKey, object] | None = None,
+    ) -> None:
         self.pack = pack
-        self.old = entries
-        self.old_stats = stats
-        self.used: dict[str, ParsedFile] = {}
-        self.stats: dict[StatKey, str] = {}
-        self.dirty = False
-
-    def get(self, key: str, path: str) -> ParsedFile | None:
-        entry = self.old.get(key)
-        if not isinstance(entry, ParsedFile) or entry.path != path:
-            return None
-        self.used[key] = entry
-        return entry
-
-    def changed(self) -> bool:
-        return self.dirty or len(self.used) != len(self.old) or self.stats != self.old_stats
+        self.entries: dict[str, object] = {} if entries is None else entries
+        self.stats: dict[StatKey, object] = {} if stats is None else stats
 
 
 class _ModelOnly(pickle.Unpickler):
@@ -265,7 +282,7 @@ def remember_discovery(root: Path, key: str, found: Discovery) -> None:
     store_records(cache_dir() / f"{pack_name(root)}.discovery", (key, found))
 
 
-_Pack = tuple[Mapping[str, ParsedFile], Mapping[StatKey, str]]
+_Pack = tuple[dict[str, object], dict[StatKey, object]]
 
 
 def _load(pack: Path, salt: bytes) -> _Pack:
