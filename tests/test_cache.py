@@ -45,6 +45,8 @@ def _packs(tree: Path) -> list[Path]:
 def one_shard(monkeypatch: pytest.MonkeyPatch) -> None:
     """The whole pack in one file, for tests that edit records of several files at once."""
     monkeypatch.setattr("spawnlint.cache._SHARDS", 1)
+    monkeypatch.setattr("spawnlint.cache._GROUPS", ("a",))
+    monkeypatch.setattr("spawnlint.cache._shard_of", lambda path, kind: "a00")
 
 
 def _count_parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -167,7 +169,7 @@ def test_concurrent_runs_leave_one_whole_pack(tree: Path) -> None:
     assert [c.exitcode for c in children] == [0, 0, 0, 0]
     assert not list((tree.parent / "cache").glob(".*"))  # no temporary file left behind
     cache = ParseCache.open(tree, Settings())
-    assert sum(len(shard.entries) for shard in cache._shards) == 24
+    assert sum(len(shard.entries) for shard in cache._shards.values()) == 24
 
 
 def test_cache_dir_follows_the_platform(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ import pytest
 from conftest import REPO, run_cli, write_project
 from spawnlint import cache, discover, engine
 from spawnlint.config import ConfiguredAgent, NoNameRule, Settings, load_settings
-from spawnlint.focus import in_paths, wanted
+from spawnlint.focus import files_needed, in_paths, wanted
 from spawnlint.project import build_project
 from spawnlint.rules import CODES
 from spawnlint.source_lines import SourceLines
@@ -38,7 +38,11 @@ def _agree(root: Path, settings: Settings) -> int:
     checked = 0
     for paths in _path_choices(root, [f.path for f in found.files]):
         focus = wanted(paths)
-        part = build_project(found, parsed, settings, focus)
+        needed = files_needed(found, focus) if focus is not None else None
+        if needed is not None:  # what a focused run parses, or takes from the cache
+            assert {f.path for f in needed} <= set(parsed) | {f.path for f in found.files}
+        subset = parsed if needed is None else {f.path: parsed[f.path] for f in needed if f.path in parsed}
+        part = build_project(found, subset, settings, focus)
         kept = suppressed(engine.run_rules(part, settings), part, settings.severity)
         filters = Filters(paths=paths)
         assert narrow(kept, filters, lines) == narrow(everything, filters, lines), paths
@@ -98,3 +102,33 @@ def test_a_focused_run_leaves_the_memo_to_whole_runs(tmp_path: Path, monkeypatch
     assert [d for d in json.loads(again.out)] == [
         d for d in json.loads(whole.out) if d["path"] == "commands/b.md"
     ]
+
+
+def test_a_focused_run_reads_agents_and_the_units_of_its_paths_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SPAWNLINT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(cache, "RACY_NS", 0)
+    files: dict[str, str | bytes] = {"agents/critic.md": AGENT, "hook.py": "x = 1\n"}
+    files.update({f"commands/c{n}.md": NAMED for n in range(30)})
+    files.update({"skills/s/SKILL.md": NAMED, "skills/s/ref.md": "More.\n"})
+    root = write_project(tmp_path / "proj", files)
+    whole = run_cli("check", "--root", str(root), "--output-format", "json")
+    reads: list[str] = []
+    real = engine.read_source
+
+    def counting(root: Path, source: discover.SourceFile, settings: Settings) -> object:
+        reads.append(source.path)
+        return real(root, source, settings)
+
+    monkeypatch.setattr(engine, "read_source", counting)
+    (root / "skills/s/ref.md").write_text("Edited.\n")
+    (root / "commands/c7.md").write_text(NAMED.replace("c1", "changed"))  # not looked at
+    focused = run_cli("check", "--root", str(root), "--output-format", "json", str(root / "skills/s"))
+    assert reads == ["skills/s/ref.md"]
+    expected = [d for d in json.loads(whole.out) if d["path"].startswith("skills/")]
+    assert json.loads(focused.out) == expected
+    reads.clear()
+    again = run_cli("check", "--root", str(root), "--output-format", "json")
+    assert reads == ["commands/c7.md"]  # the focused run kept every record it did not look at
+    assert any('"changed"' in d["message"] for d in json.loads(again.out))

@@ -12,6 +12,7 @@ import sys
 import time
 import zlib
 from collections import defaultdict
+from collections.abc import Collection
 from pathlib import Path, PosixPath, WindowsPath
 from typing import Any
 
@@ -19,7 +20,7 @@ from spawnlint import __version__, discover, model
 from spawnlint.atomic import write_atomically
 from spawnlint.config import Settings
 from spawnlint.discover import Discovery, Listing, SourceFile
-from spawnlint.model import ParsedFile
+from spawnlint.model import FileKind, ParsedFile
 
 _FORMAT = 3  # bump when the pack layout changes
 # A file whose stat this recent is not remembered: a write within the clock's granularity could
@@ -87,33 +88,49 @@ def settings_fingerprint(settings: Settings) -> bytes:
 
 
 class ParseCache:
-    """Loaded once per run, written once at its end. The pack is kept in shards by path: a run
-    that changed one file rewrites the one shard holding it, not every file's record. Each
-    shard is written to a temporary file, then renamed over the old one: concurrent runs never
-    see a torn shard, the last writer of each wins (shards of different runs hold the same
-    content-keyed entries, so any mix of them is valid). An unreadable or corrupt shard, or an
-    entry of the wrong shape, counts as a miss."""
+    """Loaded once per run, written once at its end. The pack is kept in shards by path, those of
+    agent and Python files (which can define agents, so every run reads them) apart from the
+    rest: a run that changed one file rewrites the one shard holding it, and a run that needs
+    few files (see focus.py) loads few shards. Each shard is written to a temporary file, then
+    renamed over the old one: concurrent runs never see a torn shard, the last writer of each
+    wins (shards of different runs hold the same content-keyed entries, so any mix of them is
+    valid). An unreadable or corrupt shard, or an entry of the wrong shape, counts as a miss."""
 
-    def __init__(self, salt: bytes, shards: list[_Shard]) -> None:
+    def __init__(self, salt: bytes, shards: dict[str, _Shard], partial: bool = False) -> None:
         self._salt = salt
         self._shards = shards
+        self._partial = partial  # the run looks at some files only: the others' records stay
         self._entries: dict[str, object] = {}  # every shard's, merged: one look-up a file
         self._stats: dict[StatKey, object] = {}
-        for shard in shards:
+        for shard in shards.values():
             self._entries.update(shard.entries)
             self._stats.update(shard.stats)
         self._used: dict[str, ParsedFile] = {}  # the entries this run read or made
         self._true: dict[StatKey, str] = {}  # the stat records that still hold
-        self._fresh: dict[int, _Shard] = defaultdict(_Shard)  # what this run adds, by shard
+        self._looked_at: set[str] = set()  # the paths whose records this run checked
+        self._fresh: dict[str, _Shard] = defaultdict(_Shard)  # what this run adds, by shard
         self._now_ns = time.time_ns()
 
     @classmethod
-    def open(cls, root: Path, settings: Settings, folder: Path | None = None) -> ParseCache:
+    def open(
+        cls,
+        root: Path,
+        settings: Settings,
+        folder: Path | None = None,
+        only: Collection[SourceFile] | None = None,
+    ) -> ParseCache:
+        """The project's cache; with `only`, just the shards that can hold those files' records
+        (the run must look at no other file)."""
         folder = folder or cache_dir()
         name = pack_name(root)
         salt = b"\0".join((str(_FORMAT).encode(), code_version().encode(), settings_fingerprint(settings)))
-        packs = [folder / f"{name}-{n:02d}.pack" for n in range(_SHARDS)]
-        return cls(salt, [_Shard(pack, *_load(pack, salt)) for pack in packs])
+        shards = [f"{group}{n:02d}" for group in _GROUPS for n in range(_SHARDS)]
+        if only is not None:
+            shards = sorted({_shard_of(s.path, s.kind) for s in only})
+        packs = {shard: folder / f"{name}-{shard}.pack" for shard in shards}
+        return cls(
+            salt, {shard: _Shard(pack, *_load(pack, salt)) for shard, pack in packs.items()}, only is not None
+        )
 
     def key(self, source: SourceFile, data: bytes) -> str:
         digest = hashlib.blake2b(self._salt, digest_size=20)
@@ -135,6 +152,8 @@ class ParseCache:
         modification and change times and inode (the change time cannot be set back by hand),
         as `identity` starts. The key is still the hash of the bytes; this only spares reading
         them again."""
+        if self._partial:
+            self._looked_at.add(source.path)
         stat_key = (source.path, identity[:4], source.kind._value_)  # not .value: a property
         key = self._stats.get(stat_key)
         if not isinstance(key, str):
@@ -150,37 +169,51 @@ class ParseCache:
         if self._now_ns - max(identity[1], identity[2]) > RACY_NS:
             stat_key = (source.path, identity[:4], source.kind._value_)
             self._true[stat_key] = key
-            self._fresh[_shard_of(source.path)].stats[stat_key] = key
+            self._fresh[_shard_of(source.path, source.kind)].stats[stat_key] = key
 
     def put(self, key: str, parsed: ParsedFile) -> None:
         self._used[key] = parsed
-        self._fresh[_shard_of(parsed.path)].entries[key] = parsed
+        self._fresh[_shard_of(parsed.path, parsed.kind)].entries[key] = parsed
 
     def save(self) -> None:
         """Write the shards that changed in this run: an entry or a stat record added, or one of
-        theirs no longer used (stale entries are dropped)."""
-        for number, shard in enumerate(self._shards):
-            fresh = self._fresh.get(number)
-            if (
-                fresh is None
-                and shard.entries.keys() <= self._used.keys()
-                and shard.stats.keys() <= self._true.keys()
-            ):
+        theirs no longer used (stale entries are dropped; those of files a partial run did not
+        look at are kept)."""
+        for name, shard in self._shards.items():
+            entries = {k: self._used.get(k, e) for k, e in shard.entries.items() if self._keeps(k, e)}
+            stats = {k: v for k, v in shard.stats.items() if k in self._true or self._unseen(k)}
+            fresh = self._fresh.get(name)
+            if fresh is None and len(entries) == len(shard.entries) and len(stats) == len(shard.stats):
                 continue
-            entries: dict[str, object] = {k: self._used[k] for k in shard.entries if k in self._used}
-            stats: dict[StatKey, object] = {k: self._true[k] for k in shard.stats if k in self._true}
             if fresh is not None:
                 entries.update(fresh.entries)
                 stats.update(fresh.stats)
             store_records(shard.pack, (self._salt, entries, stats))
 
+    def _keeps(self, key: str, entry: object) -> bool:
+        if key in self._used:
+            return True
+        return self._partial and isinstance(entry, ParsedFile) and entry.path not in self._looked_at
 
-# A changed file costs rewriting 1/16 of the pack; a project of few files writes few shards.
+    def _unseen(self, stat_key: object) -> bool:
+        """A well-formed stat record of a file a partial run did not look at."""
+        return (
+            self._partial
+            and isinstance(stat_key, tuple)
+            and len(stat_key) == 3
+            and stat_key[0] not in self._looked_at
+        )
+
+
+# A changed file costs rewriting 1/16 of its group; a project of few files writes few shards.
 _SHARDS = 16
+# "a": agent and Python files, which can define agents (every run reads them); "b": the others
+_GROUPS = ("a", "b")
 
 
-def _shard_of(path: str) -> int:
-    return zlib.crc32(path.encode("utf-8", "surrogateescape")) % _SHARDS
+def _shard_of(path: str, kind: FileKind) -> str:
+    group = "a" if kind is FileKind.AGENT or kind is FileKind.PYTHON else "b"
+    return f"{group}{zlib.crc32(path.encode('utf-8', 'surrogateescape')) % _SHARDS:02d}"
 
 
 class _Shard:

@@ -6,13 +6,14 @@ from __future__ import annotations
 import os
 import stat
 import traceback
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from spawnlint.cache import ParseCache, discovered
 from spawnlint.config import Settings
 from spawnlint.discover import Discovery, Listing, SourceFile, list_files
-from spawnlint.focus import Wanted
+from spawnlint.focus import Wanted, files_needed
 from spawnlint.model import (
     Diagnostic,
     FileKind,
@@ -47,8 +48,9 @@ def lint(
     (and only the part of the project that can yield them: see focus.py)."""
     listing = listing or list_files(root)
     discovery = discovered(root, settings.exclude, listing, use_cache)
-    cache = ParseCache.open(root, settings) if use_cache else None
-    parsed = parse_all(discovery, settings, cache, listing)
+    needed = files_needed(discovery, focus) if focus is not None else None
+    cache = ParseCache.open(root, settings, only=needed) if use_cache else None
+    parsed = parse_all(discovery, settings, cache, listing, needed)
     if cache is not None:
         cache.save()
     project = build_project(discovery, parsed, settings, focus)
@@ -56,18 +58,23 @@ def lint(
 
 
 def parse_all(
-    discovery: Discovery, settings: Settings, cache: ParseCache | None = None, listing: Listing | None = None
+    discovery: Discovery,
+    settings: Settings,
+    cache: ParseCache | None = None,
+    listing: Listing | None = None,
+    files: Sequence[SourceFile] | None = None,
 ) -> dict[str, ParsedFile]:
-    """Every file's parse: from the cache when its bytes are known, else parsed (markdown in a
-    process pool when there is much of it, Python in isolation). The listing's stat of each file
-    (taken before any is read) tells the cache which files are unchanged."""
+    """Every file's parse (or that of `files`): from the cache when its bytes are known, else
+    parsed (markdown in a process pool when there is much of it, Python in isolation). The
+    listing's stat of each file (taken before any is read) tells the cache which files are
+    unchanged."""
     parsed: dict[str, ParsedFile] = {}
     markdown: list[tuple[SourceFile, bytes]] = []
     python: list[tuple[str, str]] = []
     keys: dict[str, str] = {}
     root = str(discovery.root)
     identities = dict(zip(listing.paths, listing.identities, strict=True)) if listing and cache else {}
-    for source in discovery.files:
+    for source in discovery.files if files is None else files:
         identity = (identities.get(source.path) or _identity(root, source)) if cache is not None else None
         known = cache.by_stat(source, identity) if cache is not None and identity is not None else None
         if known is not None:

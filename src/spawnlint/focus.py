@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from spawnlint.model import Finding, Problem, Spawn
+from spawnlint.discover import Discovery, SourceFile
+from spawnlint.model import FileKind, Finding, Problem, Spawn
 
 Wanted = Callable[[str], bool]
 
@@ -47,3 +48,22 @@ def problem_wanted(problem: Problem, want: Wanted) -> bool:
 
 def finding_wanted(finding: Finding, want: Wanted) -> bool:
     return want(finding.path) or any(want(r.path) for r in finding.related)
+
+
+def files_needed(discovery: Discovery, want: Wanted) -> list[SourceFile] | None:
+    """The files a run focused on `want` must parse: every agent and Python file (they define the
+    agents each spawn resolves against: the index is whole), and the files of each unit that
+    holds a wanted file or is wanted, with the wanted files themselves. None (every file) when
+    a wanted file can define an agent: spawns of it may be anywhere."""
+    units: set[str] = set()
+    for source in discovery.files:
+        if want(source.path) or (source.unit is not None and want(source.unit)):
+            if _can_define_agents(source):
+                return None
+            if source.unit is not None:
+                units.add(source.unit)
+    return [s for s in discovery.files if _can_define_agents(s) or s.unit in units or want(s.path)]
+
+
+def _can_define_agents(source: SourceFile) -> bool:
+    return source.kind is FileKind.AGENT or source.kind is FileKind.PYTHON
