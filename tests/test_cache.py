@@ -332,3 +332,28 @@ def test_loading_a_pack_leaves_the_collector_as_it_was(tree: Path) -> None:
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_a_keyed_record_of_another_key_is_not_unpickled(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from spawnlint import cache
+    from spawnlint.model import Finding
+
+    path = tmp_path / "records"
+    records = [Finding("a.md", 1, 1, "m")]
+    cache.store_keyed(path, "key", records)
+    resolved: list[str] = []
+    real = cache._ModelOnly.find_class
+
+    def counting(self: pickle.Unpickler, module: str, name: str) -> object:
+        resolved.append(name)
+        return real(self, module, name)
+
+    monkeypatch.setattr(cache._ModelOnly, "find_class", counting)
+    assert cache.load_keyed(path, "other key") is None
+    assert resolved == []  # the records were not even unpickled
+    assert cache.load_keyed(path, "key") == records
+    assert resolved == ["Finding"]
+    path.write_bytes(path.read_bytes()[:-5])
+    assert cache.load_keyed(path, "key") is None

@@ -3,16 +3,18 @@ the spawnlint version and the settings that affect parsing; one pack, in shards,
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import gc
 import hashlib
+import io
 import os
 import pickle
 import sys
 import time
 import zlib
 from collections import defaultdict
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from pathlib import Path, PosixPath, WindowsPath
 from typing import Any
 
@@ -50,16 +52,36 @@ def pack_name(root: Path) -> str:
 
 def load_records(path: Path) -> object:
     """What a cache file holds, unpickled with spawnlint's model classes only; None when it is
-    missing or unreadable. The records live as long as the run: the cyclic collector neither
-    runs while they are made (tens of thousands of objects, no garbage) nor walks them after
-    (gc.freeze; refcounting still frees them). That was a tenth of a warm run."""
+    missing or unreadable."""
+    with _long_lived():
+        try:
+            with open(path, "rb") as handle:
+                return _ModelOnly(handle).load()
+        except Exception:  # noqa: BLE001 - a corrupt file can raise anything from unpickling; it is a miss
+            return None
+
+
+def load_keyed(path: Path, key: str) -> object:
+    """What store_keyed wrote under `key`; None when the file is missing, unreadable or written
+    under another key (its records are then not unpickled at all)."""
+    with _long_lived():
+        try:
+            with open(path, "rb") as handle:
+                unpickler = _ModelOnly(handle)
+                return unpickler.load() if unpickler.load() == key else None
+        except Exception:  # noqa: BLE001 - a corrupt file can raise anything from unpickling; it is a miss
+            return None
+
+
+@contextlib.contextmanager
+def _long_lived() -> Iterator[None]:
+    """Records loaded live as long as the run: the cyclic collector neither runs while they are
+    made (tens of thousands of objects, no garbage) nor walks them after (gc.freeze; refcounting
+    still frees them). That was a tenth of a warm run."""
     collecting = gc.isenabled()
     gc.disable()
     try:
-        with open(path, "rb") as handle:
-            return _ModelOnly(handle).load()
-    except Exception:  # noqa: BLE001 - a corrupt file can raise anything from unpickling; it is a miss
-        return None
+        yield
     finally:
         if collecting:
             gc.freeze()
@@ -262,9 +284,23 @@ def store_records(path: Path, records: object) -> None:
     """Pickle `records` to `path` atomically (a temporary file, then a rename: concurrent runs
     never see a torn file, the last writer wins); a read-only or full cache folder costs speed,
     never the run."""
+    _store(path, pickle.dumps(records, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def store_keyed(path: Path, key: str, records: object) -> None:
+    """As store_records, with `key` pickled first: load_keyed reads no further when it differs.
+    One pickler writes both, so the reader's one unpickler shares its memo."""
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.dump(key)
+    pickler.dump(records)
+    _store(path, buffer.getvalue())
+
+
+def _store(path: Path, data: bytes) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomically(path, pickle.dumps(records, protocol=pickle.HIGHEST_PROTOCOL))
+        write_atomically(path, data)
     except OSError:
         return
 
@@ -290,29 +326,22 @@ def discovery_key(root: Path, exclude: tuple[str, ...], listing: Listing) -> str
     horizon = time.time_ns() - RACY_NS
     digest = hashlib.blake2b(digest_size=20)
     digest.update(f"{_FORMAT}\0{code_version()}\0{root}\0{exclude!r}\0{listing.problems!r}".encode())
+    digest.update("\0".join(listing.paths).encode("utf-8", "surrogateescape"))  # no path holds a NUL
     for path, identity in zip(listing.paths, listing.identities, strict=True):
-        digest.update(path.encode("utf-8", "surrogateescape") + b"\0")
         if path.endswith(("plugin.json", "marketplace.json")):
             if max(identity[1:3]) > horizon:
                 return None
-            digest.update(repr(identity).encode())
+            digest.update(f"\0{path}\0{identity!r}".encode("utf-8", "surrogateescape"))
     return digest.hexdigest()
 
 
 def remembered_discovery(root: Path, key: str) -> Discovery | None:
-    stored = load_records(cache_dir() / f"{pack_name(root)}.discovery")
-    if (
-        isinstance(stored, tuple)
-        and len(stored) == 2
-        and stored[0] == key
-        and isinstance(stored[1], Discovery)
-    ):
-        return stored[1]
-    return None
+    stored = load_keyed(cache_dir() / f"{pack_name(root)}.discovery", key)
+    return stored if isinstance(stored, Discovery) else None
 
 
 def remember_discovery(root: Path, key: str, found: Discovery) -> None:
-    store_records(cache_dir() / f"{pack_name(root)}.discovery", (key, found))
+    store_keyed(cache_dir() / f"{pack_name(root)}.discovery", key, found)
 
 
 _Pack = tuple[dict[str, object], dict[StatKey, object]]

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from spawnlint import cache
-from spawnlint.cache import cache_dir, load_records, pack_name, store_records
+from spawnlint.cache import cache_dir, load_keyed, pack_name, store_keyed
 from spawnlint.config import Settings
 from spawnlint.discover import Listing, list_files
 from spawnlint.focus import wanted
@@ -20,7 +20,7 @@ from spawnlint.suppress import suppressed
 if TYPE_CHECKING:
     from spawnlint.engine import Result
 
-_FORMAT = 1
+_FORMAT = 2
 
 
 def checked(
@@ -49,20 +49,16 @@ def checked(
 def run_key(root: Path, listing: Listing, settings: Settings) -> str | None:
     """A digest of everything a run's findings depend on; None when a file changed too recently
     for its times to tell a later change apart (then the memo is neither read nor written)."""
+    horizon = time.time_ns() - cache.RACY_NS
+    if listing.identities:
+        _, mtimes, ctimes, _, _, link_ctimes = zip(*listing.identities, strict=True)
+        if max(max(mtimes), max(ctimes), max(link_ctimes)) > horizon:
+            return None
     digest = hashlib.blake2b(digest_size=20)
     digest.update(f"{_FORMAT}\0{cache.code_version()}\0{settings!r}\0{root}".encode())
-    horizon = time.time_ns() - cache.RACY_NS
     digest.update(repr(listing.problems).encode("utf-8", "surrogateescape"))
-    for path, (size, mtime, ctime, ino, link_ino, link_ctime) in zip(
-        listing.paths, listing.identities, strict=True
-    ):
-        if max(mtime, ctime, link_ctime) > horizon:
-            return None
-        digest.update(
-            f"{path}\0{size} {mtime} {ctime} {ino} {link_ino} {link_ctime}\n".encode(
-                "utf-8", "surrogateescape"
-            )
-        )
+    digest.update("\0".join(listing.paths).encode("utf-8", "surrogateescape"))  # no path holds a NUL
+    digest.update(repr(listing.identities).encode())  # size, times and inodes, path by path
     return digest.hexdigest()
 
 
@@ -71,14 +67,11 @@ def _memo_path(root: Path) -> Path:
 
 
 def _load(root: Path, key: str) -> list[Diagnostic] | None:
-    stored = load_records(_memo_path(root))
-    if not (isinstance(stored, tuple) and len(stored) == 2 and stored[0] == key):
-        return None
-    found = stored[1]
+    found = load_keyed(_memo_path(root), key)
     if not isinstance(found, list) or not all(isinstance(d, Diagnostic) for d in found):
         return None
     return found
 
 
 def _save(root: Path, key: str, found: list[Diagnostic]) -> None:
-    store_records(_memo_path(root), (key, found))
+    store_keyed(_memo_path(root), key, found)
