@@ -357,3 +357,18 @@ def test_a_keyed_record_of_another_key_is_not_unpickled(
     assert resolved == ["Finding"]
     path.write_bytes(path.read_bytes()[:-5])
     assert cache.load_keyed(path, "key") is None
+
+
+def test_an_atomic_write_keeps_the_mode_and_leaves_no_temporary_file(tmp_path: Path) -> None:
+    from spawnlint.atomic import write_atomically
+
+    target = tmp_path / "f.txt"
+    write_atomically(target, b"one")
+    assert target.read_bytes() == b"one"
+    target.chmod(0o640)
+    write_atomically(target, b"two")
+    assert target.read_bytes() == b"two" and target.stat().st_mode & 0o777 == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f.txt"]
+    with pytest.raises(FileNotFoundError):
+        write_atomically(tmp_path / "missing" / "g.txt", b"x")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f.txt"]

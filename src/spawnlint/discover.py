@@ -8,7 +8,6 @@ import os
 import posixpath
 import re
 import stat
-import subprocess
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from fnmatch import fnmatch
@@ -182,6 +181,8 @@ def _lstat_each(root: str, paths: list[str]) -> dict[str, os.stat_result | None]
 def _git_files(root: Path) -> list[str] | None:
     if not (root / ".git").exists() and find_root(root) == root.resolve():
         return None
+    import subprocess  # here: a project that is no git work tree never starts git
+
     try:
         out = subprocess.run(
             [

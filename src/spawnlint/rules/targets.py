@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 
@@ -10,8 +9,8 @@ from spawnlint.model import Finding, Location, Project, ValueKind
 
 
 def unknown_subagent_type(project: Project) -> Iterator[Finding]:
-    lowered = {alias: agents[0].id for alias, agents in project.agent_index.items()}
-    close_to = _suggester(list(lowered))
+    lowered: dict[str, str] = {}
+    close_to: Callable[[str], list[str]] | None = None  # made for the first unknown target only
     hints: dict[str, list[str]] = {}  # one fuzzy search per distinct value
     for spawn in project.spawns:
         target = spawn.site.subagent_type
@@ -19,6 +18,9 @@ def unknown_subagent_type(project: Project) -> Iterator[Finding]:
             continue
         if spawn.site.confidence != "high":
             continue  # an agent named in prose ("spawn a reviewer") is never a target to check
+        if close_to is None:
+            lowered = {alias: agents[0].id for alias, agents in project.agent_index.items()}
+            close_to = _suggester(list(lowered))
         value = target.value.lower()
         if value not in hints:
             hints[value] = close_to(value)
@@ -50,6 +52,8 @@ def _suggester(aliases: list[str]) -> Callable[[str], list[str]]:
     """Aliases close to a value: every alias compared in a small project; in a large one the
     agent names first (few distinct ones, however many plugins repeat them), then the aliases
     that end in a close name, in the value's own plugin when it has one."""
+    import difflib  # here: most runs have no unknown target to find a hint for
+
     if len(aliases) <= _EXHAUSTIVE_ALIASES:
         return lambda value: difflib.get_close_matches(value, aliases, n=6, cutoff=0.6)
     ending: dict[str, list[str]] = defaultdict(list)  # name -> every alias ending in it
