@@ -111,7 +111,9 @@ def _invocable_names(discovery: Discovery) -> frozenset[str]:
     names: set[str] = set()
     for source in discovery.files:
         if source.kind is FileKind.COMMAND:
-            stem = posixpath.splitext(source.path.rpartition("/")[2])[0]
+            base = source.path.rpartition("/")[2]
+            dot = base.rfind(".")
+            stem = base[:dot] if dot > 0 and base[:dot].lstrip(".") else base  # posixpath.splitext, inline
         elif source.kind is FileKind.SKILL and source.path.endswith("SKILL.md"):
             folder, _, base = source.path.rpartition("/")
             if base != "SKILL.md":
@@ -192,11 +194,12 @@ def _agents(discovery: Discovery, parsed: Mapping[str, ParsedFile]) -> list[tupl
 
 
 def _agent_path_parts(source: SourceFile) -> tuple[list[str], str]:
-    """Sub-folders between `agents/` and the file, and the file stem."""
-    parts = source.path.split("/")
-    after = parts[len(parts) - 1 - parts[::-1].index("agents") :] if "agents" in parts[:-1] else parts[-1:]
-    stem = posixpath.splitext(after[-1])[0]
-    return after[1:-1] if "agents" in parts[:-1] else [], stem
+    """Sub-folders between the last `agents/` folder and the file, and the file stem."""
+    path = "/" + source.path
+    start = path.rfind("/agents/", 0, path.rfind("/") + 1)
+    after = path[start + len("/agents/") :] if start >= 0 else path.rpartition("/")[2]
+    *folders, base = after.split("/")
+    return folders, posixpath.splitext(base)[0]
 
 
 def _index(agents: list[tuple[Agent, set[str]]]) -> dict[str, tuple[Agent, ...]]:
