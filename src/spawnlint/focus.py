@@ -56,13 +56,16 @@ def files_needed(discovery: Discovery, want: Wanted) -> list[SourceFile] | None:
     holds a wanted file or is wanted, with the wanted files themselves. None (every file) when
     a wanted file can define an agent: spawns of it may be anywhere."""
     units: set[str] = set()
+    wanted_files: set[str] = set()
     for source in discovery.files:
-        if want(source.path) or (source.unit is not None and want(source.unit)):
+        unit = source.unit
+        if want(source.path) or (unit is not None and unit != source.path and want(unit)):
             if _can_define_agents(source):
                 return None
-            if source.unit is not None:
-                units.add(source.unit)
-    return [s for s in discovery.files if _can_define_agents(s) or s.unit in units or want(s.path)]
+            wanted_files.add(source.path)
+            if unit is not None:
+                units.add(unit)
+    return [s for s in discovery.files if _can_define_agents(s) or s.unit in units or s.path in wanted_files]
 
 
 def _can_define_agents(source: SourceFile) -> bool:
