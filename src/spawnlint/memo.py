@@ -5,6 +5,7 @@ inline suppressions are the last run's, and nothing is read, parsed or checked a
 from __future__ import annotations
 
 import hashlib
+import pickle
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -58,7 +59,8 @@ def run_key(root: Path, listing: Listing, settings: Settings) -> str | None:
     digest.update(f"{_FORMAT}\0{cache.code_version()}\0{settings!r}\0{root}".encode())
     digest.update(repr(listing.problems).encode("utf-8", "surrogateescape"))
     digest.update("\0".join(listing.paths).encode("utf-8", "surrogateescape"))  # no path holds a NUL
-    digest.update(repr(listing.identities).encode())  # size, times and inodes, path by path
+    # size, times and inodes, path by path (pickled, not repr'd: no int printed in decimal)
+    digest.update(pickle.dumps(listing.identities, protocol=5))
     return digest.hexdigest()
 
 
