@@ -3,6 +3,7 @@ the derived spawning set and the rule-carrying set — computed once for every r
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 from collections import defaultdict
@@ -63,7 +64,7 @@ def build_project(
     for agent in builtins:
         index.setdefault(agent.id.lower(), (agent,))
     unit_ids = _unit_ids(discovery, parsed, settings)
-    invocable = _invocable_names(discovery)
+    invocable = functools.cache(lambda: _invocable_names(discovery))  # for a prose target only
     plugin_names = frozenset(p.name.lower() for p in discovery.plugins if p.name)
     spawns = tuple(
         Spawn(site, unit_ids.get(site.path), _resolve(site, index, settings.agents, sources))
@@ -130,7 +131,7 @@ def _invocable_names(discovery: Discovery) -> frozenset[str]:
 def _names_a_skill_or_command(
     site: SpawnSite,
     index: Mapping[str, tuple[Agent, ...]],
-    invocable: frozenset[str],
+    invocable: Callable[[], frozenset[str]],
     plugins: frozenset[str],
 ) -> bool:
     """A prose "spawn" whose target is one of the project's skills or commands and no agent:
@@ -141,12 +142,12 @@ def _names_a_skill_or_command(
     value = target.value.strip().lower()
     if value in index:
         return False
-    if value in invocable:
+    if value in invocable():
         return True
     # `other-plugin:define` where `define` is a skill here too: a plugin whose skills this
     # project vendors (Claude Code would resolve it to that skill), not an unknown agent
     prefix, _, last = value.rpartition(":")
-    return bool(prefix) and prefix not in plugins and last in invocable
+    return bool(prefix) and prefix not in plugins and last in invocable()
 
 
 def _builtin(name: str, tools: ToolList | None) -> Agent:
