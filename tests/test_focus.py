@@ -4,6 +4,7 @@ the project that can touch them, and reports exactly what the whole run reports 
 from __future__ import annotations
 
 import json
+import pickle
 import random
 from dataclasses import replace
 from pathlib import Path
@@ -12,8 +13,10 @@ import pytest
 
 from conftest import REPO, run_cli, write_project
 from spawnlint import cache, discover, engine
+from spawnlint.cache import _shard_of
 from spawnlint.config import ConfiguredAgent, NoNameRule, Settings, load_settings
 from spawnlint.focus import files_needed, in_paths, wanted
+from spawnlint.model import FileKind
 from spawnlint.project import build_project
 from spawnlint.rules import CODES
 from spawnlint.source_lines import SourceLines
@@ -110,7 +113,7 @@ def test_a_focused_run_reads_agents_and_the_units_of_its_paths_only(
     monkeypatch.setenv("SPAWNLINT_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(cache, "RACY_NS", 0)
     files: dict[str, str | bytes] = {"agents/critic.md": AGENT, "hook.py": "x = 1\n"}
-    files.update({f"commands/c{n}.md": NAMED for n in range(30)})
+    files.update({f"commands/c{n}.md": NAMED for n in range(60)})
     files.update({"skills/s/SKILL.md": NAMED, "skills/s/ref.md": "More.\n"})
     root = write_project(tmp_path / "proj", files)
     whole = run_cli("check", "--root", str(root), "--output-format", "json")
@@ -123,12 +126,23 @@ def test_a_focused_run_reads_agents_and_the_units_of_its_paths_only(
 
     monkeypatch.setattr(engine, "read_source", counting)
     (root / "skills/s/ref.md").write_text("Edited.\n")
-    (root / "commands/c7.md").write_text(NAMED.replace("c1", "changed"))  # not looked at
+    loaded = {_shard_of(f"skills/s/{name}", FileKind.SKILL) for name in ("SKILL.md", "ref.md")}
+    beside = [
+        f"commands/c{n}.md" for n in range(60) if _shard_of(f"commands/c{n}.md", FileKind.COMMAND) in loaded
+    ]
+    changed, gone, kept = beside[:3]  # in the shards the focused run loads, not looked at
+    (root / changed).write_text(NAMED.replace("c1", "changed"))
+    (root / gone).unlink()  # no longer in the project: its records go
     focused = run_cli("check", "--root", str(root), "--output-format", "json", str(root / "skills/s"))
     assert reads == ["skills/s/ref.md"]
     expected = [d for d in json.loads(whole.out) if d["path"].startswith("skills/")]
     assert json.loads(focused.out) == expected
+    packs = [pickle.loads(p.read_bytes()) for p in (tmp_path / "cache").glob("*.pack")]
+    paths = {e.path for _, entries, _ in packs for e in entries.values()}
+    stat_paths = {k[0] for _, _, stats in packs for k in stats}
+    assert gone not in paths | stat_paths
+    assert {kept, changed} <= paths & stat_paths  # unseen: kept as they were
     reads.clear()
     again = run_cli("check", "--root", str(root), "--output-format", "json")
-    assert reads == ["commands/c7.md"]  # the focused run kept every record it did not look at
+    assert reads == [changed]  # the focused run kept every record it did not look at
     assert any('"changed"' in d["message"] for d in json.loads(again.out))

@@ -14,7 +14,7 @@ import sys
 import time
 import zlib
 from collections import defaultdict
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Container, Iterator
 from pathlib import Path, PosixPath, WindowsPath
 from typing import Any
 
@@ -118,10 +118,12 @@ class ParseCache:
     wins (shards of different runs hold the same content-keyed entries, so any mix of them is
     valid). An unreadable or corrupt shard, or an entry of the wrong shape, counts as a miss."""
 
-    def __init__(self, salt: bytes, shards: dict[str, _Shard], partial: bool = False) -> None:
+    def __init__(self, salt: bytes, shards: dict[str, _Shard], present: Container[str] | None = None) -> None:
         self._salt = salt
         self._shards = shards
-        self._partial = partial  # the run looks at some files only: the others' records stay
+        # a run that looks at some files only: the records of the others still present stay
+        self._partial = present is not None
+        self._present: Container[str] = present if present is not None else ()
         self._entries: dict[str, object] = {}  # every shard's, merged: one look-up a file
         self._stats: dict[StatKey, object] = {}
         for shard in shards.values():
@@ -140,9 +142,11 @@ class ParseCache:
         settings: Settings,
         folder: Path | None = None,
         only: Collection[SourceFile] | None = None,
+        present: Container[str] = (),
     ) -> ParseCache:
         """The project's cache; with `only`, just the shards that can hold those files' records
-        (the run must look at no other file)."""
+        (the run must look at no other file), keeping the records of the other files that are
+        still `present`."""
         folder = folder or cache_dir()
         name = pack_name(root)
         salt = b"\0".join((str(_FORMAT).encode(), code_version().encode(), settings_fingerprint(settings)))
@@ -150,9 +154,8 @@ class ParseCache:
         if only is not None:
             shards = sorted({_shard_of(s.path, s.kind) for s in only})
         packs = {shard: folder / f"{name}-{shard}.pack" for shard in shards}
-        return cls(
-            salt, {shard: _Shard(pack, *_load(pack, salt)) for shard, pack in packs.items()}, only is not None
-        )
+        loaded = {shard: _Shard(pack, *_load(pack, salt)) for shard, pack in packs.items()}
+        return cls(salt, loaded, present if only is not None else None)
 
     def key(self, source: SourceFile, data: bytes) -> str:
         digest = hashlib.blake2b(self._salt, digest_size=20)
@@ -199,8 +202,8 @@ class ParseCache:
 
     def save(self) -> None:
         """Write the shards that changed in this run: an entry or a stat record added, or one of
-        theirs no longer used (stale entries are dropped; those of files a partial run did not
-        look at are kept)."""
+        theirs no longer used (stale entries are dropped; those of present files a partial run
+        did not look at are kept)."""
         for name, shard in self._shards.items():
             entries = {k: self._used.get(k, e) for k, e in shard.entries.items() if self._keeps(k, e)}
             stats = {k: v for k, v in shard.stats.items() if k in self._true or self._unseen(k)}
@@ -215,15 +218,21 @@ class ParseCache:
     def _keeps(self, key: str, entry: object) -> bool:
         if key in self._used:
             return True
-        return self._partial and isinstance(entry, ParsedFile) and entry.path not in self._looked_at
+        return (
+            self._partial
+            and isinstance(entry, ParsedFile)
+            and entry.path not in self._looked_at
+            and entry.path in self._present
+        )
 
     def _unseen(self, stat_key: object) -> bool:
-        """A well-formed stat record of a file a partial run did not look at."""
+        """A well-formed stat record of a present file a partial run did not look at."""
         return (
             self._partial
             and isinstance(stat_key, tuple)
             and len(stat_key) == 3
             and stat_key[0] not in self._looked_at
+            and stat_key[0] in self._present
         )
 
 

@@ -49,7 +49,8 @@ def lint(
     listing = listing or list_files(root)
     discovery = discovered(root, settings.exclude, listing, use_cache)
     needed = files_needed(discovery, focus) if focus is not None else None
-    cache = ParseCache.open(root, settings, only=needed) if use_cache else None
+    present = frozenset(listing.paths) if needed is not None else ()
+    cache = ParseCache.open(root, settings, only=needed, present=present) if use_cache else None
     parsed = parse_all(discovery, settings, cache, listing, needed)
     if cache is not None:
         cache.save()
