@@ -1,5 +1,5 @@
 """The filter stage: select/ignore, per-file ignores, inline suppressions (and SL900 for the ones
-that silence nothing), baselines, and the PATHS that limit what is reported (never what is read)."""
+that silence nothing), baselines, and the PATHS that limit what is reported."""
 
 from __future__ import annotations
 
