@@ -3,6 +3,7 @@ corrupt pack, survives concurrent writers, stays out of the way with --no-cache.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import pickle
@@ -40,6 +41,14 @@ def _packs(tree: Path) -> list[Path]:
     return sorted((tree.parent / "cache").glob("*.pack"))
 
 
+@pytest.fixture
+def one_shard(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The whole pack in one file, for tests that edit records of several files at once."""
+    monkeypatch.setattr("spawnlint.cache._SHARDS", 1)
+    monkeypatch.setattr("spawnlint.cache._GROUPS", ("a",))
+    monkeypatch.setattr("spawnlint.cache._shard_of", lambda path, kind: "a00")
+
+
 def _count_parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     parsed: list[str] = []
     real_data, real_python = engine.parse_data, engine.parse_python_isolated
@@ -48,8 +57,8 @@ def _count_parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         parsed.append(source.path)  # type: ignore[attr-defined]
         return real_data(source, *args, **kw)  # type: ignore[arg-type]
 
-    def python(jobs: list[tuple[str, str]], callables: tuple[str, ...]) -> object:
-        return real_python(jobs, callables)
+    def python(jobs: list[tuple[str, str]], callables: tuple[str, ...], *rest: object) -> object:
+        return real_python(jobs, callables, *rest)  # type: ignore[arg-type]
 
     monkeypatch.setattr(engine, "parse_data", data)
     monkeypatch.setattr(engine, "parse_python_isolated", python)
@@ -66,7 +75,8 @@ def test_a_second_run_parses_nothing_and_finds_the_same(tree: Path, monkeypatch:
     parsed = _count_parses(monkeypatch)
     assert _lint(tree) == first
     assert parsed == []
-    assert len(_packs(tree)) == 1
+    assert 1 < len(_packs(tree)) <= 4  # the files' records in shards, none of them empty
+    assert len({p.name.split("-")[0] for p in _packs(tree)}) == 1  # of one project
 
 
 def test_a_changed_file_alone_is_parsed_again(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -103,12 +113,13 @@ def test_settings_that_affect_parsing_are_part_of_the_key(
 def test_a_corrupt_pack_is_ignored_and_replaced(tree: Path, garbage: bytes) -> None:
     expected = lint(tree, Settings(), use_cache=False).diagnostics
     _lint(tree)
-    (pack,) = _packs(tree)
-    pack.write_bytes(garbage)
+    for pack in _packs(tree):
+        pack.write_bytes(garbage)
     assert _lint(tree) == expected
-    assert pack.read_bytes() != garbage
+    assert all(pack.read_bytes() != garbage for pack in _packs(tree))
 
 
+@pytest.mark.usefixtures("one_shard")
 def test_entries_of_the_wrong_type_or_path_are_misses(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     expected = _lint(tree)
     (pack,) = _packs(tree)
@@ -126,10 +137,10 @@ def test_no_cache_neither_reads_nor_writes(tree: Path) -> None:
     run = run_cli("check", "--root", str(tree), "--no-cache", "--output-format", "json")
     assert run.code == 1 and _packs(tree) == []
     run_cli("check", "--root", str(tree), "--output-format", "json")
-    (pack,) = _packs(tree)
-    pack.write_bytes(b"junk")
+    for pack in _packs(tree):
+        pack.write_bytes(b"junk")
     again = run_cli("check", "--root", str(tree), "--no-cache", "--output-format", "json")
-    assert again.out == run.out and pack.read_bytes() == b"junk"
+    assert again.out == run.out and _packs(tree) and all(p.read_bytes() == b"junk" for p in _packs(tree))
 
 
 def test_an_unwritable_cache_folder_costs_nothing_but_speed(
@@ -156,10 +167,9 @@ def test_concurrent_runs_leave_one_whole_pack(tree: Path) -> None:
     for child in children:
         child.join(60)
     assert [c.exitcode for c in children] == [0, 0, 0, 0]
-    (pack,) = _packs(tree)
     assert not list((tree.parent / "cache").glob(".*"))  # no temporary file left behind
     cache = ParseCache.open(tree, Settings())
-    assert len(cache._old) == 24
+    assert sum(len(shard.entries) for shard in cache._shards.values()) == 24
 
 
 def test_cache_dir_follows_the_platform(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -194,18 +204,16 @@ def test_a_pack_that_would_run_code_is_a_miss_and_runs_nothing(tree: Path, tmp_p
     """Anyone who can write the cache folder (a CI cache restored from a pull request) must not
     be able to run code through it: only spawnlint's model classes unpickle."""
     expected = _lint(tree)
-    (pack,) = _packs(tree)
-    salt, entries, stats = pickle.loads(pack.read_bytes())
     marker = tmp_path / "pwned"
-    entries[next(iter(entries))] = _RunsACommand(marker)
-    pack.write_bytes(pickle.dumps((salt, entries, {})))
+    for pack in _packs(tree):
+        salt, entries, stats = pickle.loads(pack.read_bytes())
+        entries[next(iter(entries))] = _RunsACommand(marker)
+        pack.write_bytes(pickle.dumps((salt, entries, {})))
     assert _lint(tree) == expected
     assert not marker.exists()
 
 
-def test_unchanged_files_are_not_read_again(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("spawnlint.cache.RACY_NS", 0)  # the tree was written just now
-    expected = _lint(tree)
+def _count_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     reads: list[str] = []
     real = engine.read_source
 
@@ -214,8 +222,30 @@ def test_unchanged_files_are_not_read_again(tree: Path, monkeypatch: pytest.Monk
         return real(root, source, settings)  # type: ignore[arg-type]
 
     monkeypatch.setattr(engine, "read_source", counting)
+    return reads
+
+
+def test_unchanged_files_are_not_read_again(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("spawnlint.cache.RACY_NS", 0)  # the tree was written just now
+    expected = _lint(tree)
+    reads = _count_reads(monkeypatch)
     assert _lint(tree) == expected
     assert reads == []
+
+
+@pytest.mark.usefixtures("one_shard")
+def test_stat_records_of_the_wrong_shape_are_misses(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("spawnlint.cache.RACY_NS", 0)
+    expected = _lint(tree)
+    (pack,) = _packs(tree)
+    salt, entries, stats = pickle.loads(pack.read_bytes())
+    assert len(stats) == 4
+    first, second, third, _ = sorted(stats)
+    stats.update({first: 42, second: ["a list"], third: "0" * 40, "a path": "0" * 40, (1, 2): None})
+    pack.write_bytes(pickle.dumps((salt, entries, stats)))
+    reads = _count_reads(monkeypatch)
+    assert _lint(tree) == expected
+    assert sorted(reads) == [first[0], second[0], third[0]]  # read again; the fourth was trusted
 
 
 def test_a_rewrite_that_keeps_size_and_mtime_is_still_seen(
@@ -234,9 +264,10 @@ def test_a_rewrite_that_keeps_size_and_mtime_is_still_seen(
 
 def test_files_written_moments_ago_are_not_trusted_by_their_stat(tree: Path) -> None:
     _lint(tree)
-    (pack,) = _packs(tree)
-    _, _, stats = pickle.loads(pack.read_bytes())
-    assert stats == {}  # every file of the tree is younger than the clock's granularity
+    assert _packs(tree)
+    for pack in _packs(tree):
+        _, entries, stats = pickle.loads(pack.read_bytes())
+        assert entries and stats == {}  # every file of the tree is younger than the clock's granularity
 
 
 def test_discovery_is_remembered_until_a_path_or_a_manifest_changes(
@@ -266,3 +297,78 @@ def test_discovery_is_remembered_until_a_path_or_a_manifest_changes(
     (tree / "commands" / "b.md").write_text(COMMAND)
     _lint(tree)
     assert len(calls) == 3
+
+
+def test_a_changed_file_rewrites_only_the_shard_holding_it(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("spawnlint.cache.RACY_NS", 0)
+    for n in range(40):
+        (tree / f"commands/c{n}.md").write_text(COMMAND.replace("c1", f"x{n}"), "utf-8")
+    _lint(tree)
+    assert len(_packs(tree)) > 4
+    _lint(tree)  # the stat records of the first run, now trusted, are written once
+    before = {p.name: os.stat(p).st_ino for p in _packs(tree)}
+    (tree / "commands/c7.md").write_text(COMMAND.replace("c1", "renamed"), "utf-8")
+    found = _lint(tree)
+    assert found == lint(tree, Settings(), use_cache=False).diagnostics
+    assert any('"renamed"' in d.message for d in found)
+    after = {p.name: os.stat(p).st_ino for p in _packs(tree)}
+    assert before.keys() == after.keys()
+    assert len([name for name in before if before[name] != after[name]]) == 1
+    before = after
+    _lint(tree)
+    assert {p.name: os.stat(p).st_ino for p in _packs(tree)} == before  # nothing changed: nothing written
+
+
+def test_loading_a_pack_leaves_the_collector_as_it_was(tree: Path) -> None:
+    _lint(tree)
+    assert gc.isenabled()
+    ParseCache.open(tree, Settings())
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        ParseCache.open(tree, Settings())
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_a_keyed_record_of_another_key_is_not_unpickled(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from spawnlint import cache
+    from spawnlint.model import Finding
+
+    path = tmp_path / "records"
+    records = [Finding("a.md", 1, 1, "m")]
+    cache.store_keyed(path, "key", records)
+    resolved: list[str] = []
+    real = cache._ModelOnly.find_class
+
+    def counting(self: pickle.Unpickler, module: str, name: str) -> object:
+        resolved.append(name)
+        return real(self, module, name)
+
+    monkeypatch.setattr(cache._ModelOnly, "find_class", counting)
+    assert cache.load_keyed(path, "other key") is None
+    assert resolved == []  # the records were not even unpickled
+    assert cache.load_keyed(path, "key") == records
+    assert resolved == ["Finding"]
+    path.write_bytes(path.read_bytes()[:-5])
+    assert cache.load_keyed(path, "key") is None
+
+
+def test_an_atomic_write_keeps_the_mode_and_leaves_no_temporary_file(tmp_path: Path) -> None:
+    from spawnlint.atomic import write_atomically
+
+    target = tmp_path / "f.txt"
+    write_atomically(target, b"one")
+    assert target.read_bytes() == b"one"
+    target.chmod(0o640)
+    write_atomically(target, b"two")
+    assert target.read_bytes() == b"two" and target.stat().st_mode & 0o777 == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f.txt"]
+    with pytest.raises(FileNotFoundError):
+        write_atomically(tmp_path / "missing" / "g.txt", b"x")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f.txt"]

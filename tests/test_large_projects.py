@@ -3,9 +3,12 @@ with every alias once there are many, and still names the close agent of the val
 
 from __future__ import annotations
 
+import difflib
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from conftest import write_project
 from spawnlint.config import Settings
@@ -39,3 +42,37 @@ def test_the_hint_names_the_close_agent_of_the_same_plugin(
     for messages in found:
         assert 'did you mean "p3:critic"' in messages["plugins/p3/commands/go.md"]
     assert by_name["plugins/p3/commands/other.md"] == exhaustive["plugins/p3/commands/other.md"]
+
+
+def _reference_close_to(aliases: list[str], value: str) -> list[str]:
+    """The by-name search as first written (a filter over every alias ending in a close name):
+    the indexed one must answer exactly the same."""
+    by_name: dict[str, list[str]] = {}
+    for alias in aliases:
+        by_name.setdefault(alias.rsplit(":", 1)[-1], []).append(alias)
+    namespace, _, name = value.rpartition(":")
+    near = difflib.get_close_matches(name, list(by_name), n=6, cutoff=0.6)
+    ending = [a for n in near for a in by_name[n]]
+    local = [a for a in ending if ":" not in a or a.rpartition(":")[0] == namespace]
+    pool = local if any(":" in a for a in local) or not namespace else sorted(ending)[: targets._FALLBACK]
+    return difflib.get_close_matches(value, pool, n=6, cutoff=0.6)
+
+
+_PART = st.sampled_from(["critic", "critc", "scout", "scuot", "p1", "p2", "p12", "agents", "x", ""])
+
+
+@given(
+    aliases=st.lists(
+        st.lists(_PART, min_size=1, max_size=3).map(":".join), min_size=1, max_size=60, unique=True
+    ),
+    values=st.lists(st.lists(_PART, min_size=1, max_size=3).map(":".join), min_size=1, max_size=8),
+)
+def test_the_indexed_search_of_large_projects_answers_as_the_filter_did(
+    aliases: list[str], values: list[str]
+) -> None:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(targets, "_EXHAUSTIVE_ALIASES", 0)
+        patch.setattr(targets, "_FALLBACK", 3)
+        close_to = targets._suggester(aliases)
+        for value in values:
+            assert close_to(value) == _reference_close_to(aliases, value)

@@ -3,6 +3,7 @@ or hangs costs only its own file, however many children run at once."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import os
 import time
 from pathlib import Path
@@ -73,12 +74,12 @@ def test_many_markdown_files_parse_in_a_pool_as_they_do_serially(
     serial = lint(root, Settings(), use_cache=False).diagnostics
     pools: list[int] = []
 
-    class Pool(parallel.ProcessPoolExecutor):
+    class Pool(concurrent.futures.ProcessPoolExecutor):
         def __init__(self, max_workers: int, mp_context: object) -> None:
             pools.append(max_workers)
             super().__init__(max_workers=max_workers, mp_context=mp_context)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(parallel, "ProcessPoolExecutor", Pool)
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Pool)
     monkeypatch.setattr(parallel, "MIN_PARALLEL", 5)
     monkeypatch.setattr(parallel, "cores", lambda: 2)
     assert lint(root, Settings(), use_cache=False).diagnostics == serial

@@ -1,15 +1,20 @@
 """The parse cache: per-file parse results keyed on a hash of the file's bytes, its path and kind,
-the spawnlint version and the settings that affect parsing; one pack file per project root."""
+the spawnlint version and the settings that affect parsing; one pack, in shards, per project root."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import gc
 import hashlib
+import io
 import os
 import pickle
 import sys
 import time
-from collections.abc import Mapping
+import zlib
+from collections import defaultdict
+from collections.abc import Collection, Container, Iterator
 from pathlib import Path, PosixPath, WindowsPath
 from typing import Any
 
@@ -17,14 +22,15 @@ from spawnlint import __version__, discover, model
 from spawnlint.atomic import write_atomically
 from spawnlint.config import Settings
 from spawnlint.discover import Discovery, Listing, SourceFile
-from spawnlint.model import ParsedFile
+from spawnlint.model import FileKind, ParsedFile
 
-_FORMAT = 2  # bump when the pack layout changes
+_FORMAT = 3  # bump when the pack layout changes
 # A file whose stat this recent is not remembered: a write within the clock's granularity could
 # leave size and times unchanged (git's "racily clean" entries).
 RACY_NS = 2_000_000_000
 
-StatRecord = tuple[int, int, int, int, str, str]  # size, mtime_ns, ctime_ns, inode, kind, key
+# (path, (size, mtime_ns, ctime_ns, inode), kind) of a file read before -> the key of its bytes
+StatKey = tuple[str, tuple[int, ...], str]
 
 
 @functools.cache
@@ -47,11 +53,39 @@ def pack_name(root: Path) -> str:
 def load_records(path: Path) -> object:
     """What a cache file holds, unpickled with spawnlint's model classes only; None when it is
     missing or unreadable."""
+    with _long_lived():
+        try:
+            with open(path, "rb") as handle:
+                return _ModelOnly(handle).load()
+        except Exception:  # noqa: BLE001 - a corrupt file can raise anything from unpickling; it is a miss
+            return None
+
+
+def load_keyed(path: Path, key: str) -> object:
+    """What store_keyed wrote under `key`; None when the file is missing, unreadable or written
+    under another key (its records are then not unpickled at all)."""
+    with _long_lived():
+        try:
+            with open(path, "rb") as handle:
+                unpickler = _ModelOnly(handle)
+                return unpickler.load() if unpickler.load() == key else None
+        except Exception:  # noqa: BLE001 - a corrupt file can raise anything from unpickling; it is a miss
+            return None
+
+
+@contextlib.contextmanager
+def _long_lived() -> Iterator[None]:
+    """Records loaded live as long as the run: the cyclic collector neither runs while they are
+    made (tens of thousands of objects, no garbage) nor walks them after (gc.freeze; refcounting
+    still frees them). That was a tenth of a warm run."""
+    collecting = gc.isenabled()
+    gc.disable()
     try:
-        with open(path, "rb") as handle:
-            return _ModelOnly(handle).load()
-    except Exception:  # noqa: BLE001 - a corrupt file can raise anything from unpickling; it is a miss
-        return None
+        yield
+    finally:
+        if collecting:
+            gc.freeze()
+            gc.enable()
 
 
 def cache_dir() -> Path:
@@ -76,32 +110,52 @@ def settings_fingerprint(settings: Settings) -> bytes:
 
 
 class ParseCache:
-    """Loaded once per run, written once at its end (to a temporary file, then renamed over the
-    pack: concurrent runs never see a torn file, the last writer wins). An unreadable or corrupt
-    pack, or an entry of the wrong shape, counts as a miss."""
+    """Loaded once per run, written once at its end. The pack is kept in shards by path, those of
+    agent and Python files (which can define agents, so every run reads them) apart from the
+    rest: a run that changed one file rewrites the one shard holding it, and a run that needs
+    few files (see focus.py) loads few shards. Each shard is written to a temporary file, then
+    renamed over the old one: concurrent runs never see a torn shard, the last writer of each
+    wins (shards of different runs hold the same content-keyed entries, so any mix of them is
+    valid). An unreadable or corrupt shard, or an entry of the wrong shape, counts as a miss."""
 
-    def __init__(
-        self,
-        pack: Path,
-        salt: bytes,
-        entries: Mapping[str, ParsedFile],
-        stats: Mapping[str, StatRecord] | None = None,
-    ) -> None:
-        self._pack = pack
+    def __init__(self, salt: bytes, shards: dict[str, _Shard], present: Container[str] | None = None) -> None:
         self._salt = salt
-        self._old = entries
-        self._used: dict[str, ParsedFile] = {}
-        self._dirty = False
-        self._old_stats = stats or {}
-        self._stats: dict[str, StatRecord] = {}
+        self._shards = shards
+        # a run that looks at some files only: the records of the others still present stay
+        self._partial = present is not None
+        self._present: Container[str] = present if present is not None else ()
+        self._entries: dict[str, object] = {}  # every shard's, merged: one look-up a file
+        self._stats: dict[StatKey, object] = {}
+        for shard in shards.values():
+            self._entries.update(shard.entries)
+            self._stats.update(shard.stats)
+        self._used: dict[str, ParsedFile] = {}  # the entries this run read or made
+        self._true: dict[StatKey, str] = {}  # the stat records that still hold
+        self._looked_at: set[str] = set()  # the paths whose records this run checked
+        self._fresh: dict[str, _Shard] = defaultdict(_Shard)  # what this run adds, by shard
         self._now_ns = time.time_ns()
 
     @classmethod
-    def open(cls, root: Path, settings: Settings, folder: Path | None = None) -> ParseCache:
+    def open(
+        cls,
+        root: Path,
+        settings: Settings,
+        folder: Path | None = None,
+        only: Collection[SourceFile] | None = None,
+        present: Container[str] = (),
+    ) -> ParseCache:
+        """The project's cache; with `only`, just the shards that can hold those files' records
+        (the run must look at no other file), keeping the records of the other files that are
+        still `present`."""
         folder = folder or cache_dir()
-        pack = folder / f"{pack_name(root)}.pack"
+        name = pack_name(root)
         salt = b"\0".join((str(_FORMAT).encode(), code_version().encode(), settings_fingerprint(settings)))
-        return cls(pack, salt, *_load(pack, salt))
+        shards = [f"{group}{n:02d}" for group in _GROUPS for n in range(_SHARDS)]
+        if only is not None:
+            shards = sorted({_shard_of(s.path, s.kind) for s in only})
+        packs = {shard: folder / f"{name}-{shard}.pack" for shard in shards}
+        loaded = {shard: _Shard(pack, *_load(pack, salt)) for shard, pack in packs.items()}
+        return cls(salt, loaded, present if only is not None else None)
 
     def key(self, source: SourceFile, data: bytes) -> str:
         digest = hashlib.blake2b(self._salt, digest_size=20)
@@ -112,37 +166,99 @@ class ParseCache:
         return digest.hexdigest()
 
     def get(self, key: str, path: str) -> ParsedFile | None:
-        entry = self._old.get(key)
+        entry = self._entries.get(key)
         if not isinstance(entry, ParsedFile) or entry.path != path:
             return None
         self._used[key] = entry
         return entry
 
-    def by_stat(self, source: SourceFile, status: os.stat_result) -> ParsedFile | None:
+    def by_stat(self, source: SourceFile, identity: tuple[int, ...]) -> ParsedFile | None:
         """The entry of a file that has not changed since a run read and hashed it: same size,
-        modification and change times and inode (the change time cannot be set back by hand).
-        The key is still the hash of the bytes; this only spares reading them again."""
-        record = self._old_stats.get(source.path)
-        if record is None or record[:5] != (*_identity(status), source.kind.value):
+        modification and change times and inode (the change time cannot be set back by hand),
+        as `identity` starts. The key is still the hash of the bytes; this only spares reading
+        them again."""
+        if self._partial:
+            self._looked_at.add(source.path)
+        stat_key = (source.path, identity[:4], source.kind._value_)  # not .value: a property
+        key = self._stats.get(stat_key)
+        if not isinstance(key, str):
             return None
-        hit = self.get(record[5], source.path)
+        hit = self.get(key, source.path)
         if hit is not None:
-            self._stats[source.path] = record
+            self._true[stat_key] = key
         return hit
 
-    def remember(self, source: SourceFile, status: os.stat_result, key: str) -> None:
-        if self._now_ns - max(status.st_mtime_ns, status.st_ctime_ns) > RACY_NS:
-            self._stats[source.path] = (*_identity(status), source.kind.value, key)
+    def remember(self, source: SourceFile, identity: tuple[int, ...], key: str) -> None:
+        """Remember the key of bytes read after `identity` was taken, unless the file changed too
+        recently for its times to tell a later change apart."""
+        if self._now_ns - max(identity[1], identity[2]) > RACY_NS:
+            stat_key = (source.path, identity[:4], source.kind._value_)
+            self._true[stat_key] = key
+            self._fresh[_shard_of(source.path, source.kind)].stats[stat_key] = key
 
     def put(self, key: str, parsed: ParsedFile) -> None:
         self._used[key] = parsed
-        self._dirty = True
+        self._fresh[_shard_of(parsed.path, parsed.kind)].entries[key] = parsed
 
     def save(self) -> None:
-        """Write the entries of this run (stale ones dropped) when anything changed."""
-        if not self._dirty and len(self._used) == len(self._old) and self._stats == self._old_stats:
-            return
-        store_records(self._pack, (self._salt, self._used, self._stats))
+        """Write the shards that changed in this run: an entry or a stat record added, or one of
+        theirs no longer used (stale entries are dropped; those of present files a partial run
+        did not look at are kept)."""
+        for name, shard in self._shards.items():
+            entries = {k: self._used.get(k, e) for k, e in shard.entries.items() if self._keeps(k, e)}
+            stats = {k: v for k, v in shard.stats.items() if k in self._true or self._unseen(k)}
+            fresh = self._fresh.get(name)
+            if fresh is None and len(entries) == len(shard.entries) and len(stats) == len(shard.stats):
+                continue
+            if fresh is not None:
+                entries.update(fresh.entries)
+                stats.update(fresh.stats)
+            store_records(shard.pack, (self._salt, entries, stats))
+
+    def _keeps(self, key: str, entry: object) -> bool:
+        if key in self._used:
+            return True
+        return (
+            self._partial
+            and isinstance(entry, ParsedFile)
+            and entry.path not in self._looked_at
+            and entry.path in self._present
+        )
+
+    def _unseen(self, stat_key: object) -> bool:
+        """A well-formed stat record of a present file a partial run did not look at."""
+        return (
+            self._partial
+            and isinstance(stat_key, tuple)
+            and len(stat_key) == 3
+            and stat_key[0] not in self._looked_at
+            and stat_key[0] in self._present
+        )
+
+
+# A changed file costs rewriting 1/16 of its group; a project of few files writes few shards.
+_SHARDS = 16
+# "a": agent and Python files, which can define agents (every run reads them); "b": the others
+_GROUPS = ("a", "b")
+
+
+def _shard_of(path: str, kind: FileKind) -> str:
+    group = "a" if kind is FileKind.AGENT or kind is FileKind.PYTHON else "b"
+    return f"{group}{zlib.crc32(path.encode('utf-8', 'surrogateescape')) % _SHARDS:02d}"
+
+
+class _Shard:
+    """The records of the files whose paths hash to one shard."""
+
+    def __init__(
+        self,
+        pack: Path = Path(),
+        entries: dict[str, object] | None = None,
+        stats: dict[StatKey, object] | None = None,
+    ) -> None:
+        self.pack = pack
+        self.entries: dict[str, object] = {} if entries is None else entries
+        self.stats: dict[StatKey, object] = {} if stats is None else stats
 
 
 class _ModelOnly(pickle.Unpickler):
@@ -177,9 +293,23 @@ def store_records(path: Path, records: object) -> None:
     """Pickle `records` to `path` atomically (a temporary file, then a rename: concurrent runs
     never see a torn file, the last writer wins); a read-only or full cache folder costs speed,
     never the run."""
+    _store(path, pickle.dumps(records, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def store_keyed(path: Path, key: str, records: object) -> None:
+    """As store_records, with `key` pickled first: load_keyed reads no further when it differs.
+    One pickler writes both, so the reader's one unpickler shares its memo."""
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.dump(key)
+    pickler.dump(records)
+    _store(path, buffer.getvalue())
+
+
+def _store(path: Path, data: bytes) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomically(path, pickle.dumps(records, protocol=pickle.HIGHEST_PROTOCOL))
+        write_atomically(path, data)
     except OSError:
         return
 
@@ -205,39 +335,30 @@ def discovery_key(root: Path, exclude: tuple[str, ...], listing: Listing) -> str
     horizon = time.time_ns() - RACY_NS
     digest = hashlib.blake2b(digest_size=20)
     digest.update(f"{_FORMAT}\0{code_version()}\0{root}\0{exclude!r}\0{listing.problems!r}".encode())
+    digest.update("\0".join(listing.paths).encode("utf-8", "surrogateescape"))  # no path holds a NUL
     for path, identity in zip(listing.paths, listing.identities, strict=True):
-        digest.update(path.encode("utf-8", "surrogateescape") + b"\0")
         if path.endswith(("plugin.json", "marketplace.json")):
             if max(identity[1:3]) > horizon:
                 return None
-            digest.update(repr(identity).encode())
+            digest.update(f"\0{path}\0{identity!r}".encode("utf-8", "surrogateescape"))
     return digest.hexdigest()
 
 
 def remembered_discovery(root: Path, key: str) -> Discovery | None:
-    stored = load_records(cache_dir() / f"{pack_name(root)}.discovery")
-    if (
-        isinstance(stored, tuple)
-        and len(stored) == 2
-        and stored[0] == key
-        and isinstance(stored[1], Discovery)
-    ):
-        return stored[1]
-    return None
+    stored = load_keyed(cache_dir() / f"{pack_name(root)}.discovery", key)
+    return stored if isinstance(stored, Discovery) else None
 
 
 def remember_discovery(root: Path, key: str, found: Discovery) -> None:
-    store_records(cache_dir() / f"{pack_name(root)}.discovery", (key, found))
+    store_keyed(cache_dir() / f"{pack_name(root)}.discovery", key, found)
 
 
-def _identity(status: os.stat_result) -> tuple[int, int, int, int]:
-    return (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino)
-
-
-_Pack = tuple[Mapping[str, ParsedFile], Mapping[str, StatRecord]]
+_Pack = tuple[dict[str, object], dict[StatKey, object]]
 
 
 def _load(pack: Path, salt: bytes) -> _Pack:
+    """The pack's entries and stat records (each checked where it is used: a record of the wrong
+    shape never matches a look-up, an entry of the wrong type or path is a miss)."""
     stored = load_records(pack)
     if (
         not isinstance(stored, tuple)
@@ -247,14 +368,4 @@ def _load(pack: Path, salt: bytes) -> _Pack:
         or not isinstance(stored[2], dict)
     ):
         return {}, {}
-    stats = {p: r for p, r in stored[2].items() if _is_record(r)}
-    return stored[1], stats
-
-
-def _is_record(record: object) -> bool:
-    return (
-        isinstance(record, tuple)
-        and len(record) == 6
-        and all(isinstance(v, int) for v in record[:4])
-        and all(isinstance(v, str) for v in record[4:])
-    )
+    return stored[1], stored[2]

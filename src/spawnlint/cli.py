@@ -255,7 +255,7 @@ def _diagnostics(
     if not (args.fix or args.verbose):
         from spawnlint.memo import checked
 
-        kept, _ = checked(root, settings, cache)
+        kept, _ = checked(root, settings, cache, filters.paths)
         return narrow(kept, filters, lines)
     from spawnlint.engine import lint
 

@@ -9,11 +9,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
-
 
 class ConfigError(Exception):
     """The configuration cannot be used; the run stops with exit code 2."""
@@ -115,6 +110,10 @@ def _read(path: Path, explicit: bool = False) -> tuple[Path, dict[str, Any]] | N
         if explicit:
             raise ConfigError(f"{path}: no such configuration file")
         return None
+    if sys.version_info >= (3, 11):  # imported here: most projects have no configuration file
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
     try:
         data = tomllib.loads(path.read_text("utf-8-sig"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:

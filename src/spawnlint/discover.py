@@ -8,7 +8,6 @@ import os
 import posixpath
 import re
 import stat
-import subprocess
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from fnmatch import fnmatch
@@ -86,8 +85,8 @@ class Listing:
 
 def list_files(root: Path) -> Listing:
     problems: list[Problem] = []
-    found = _list_files(root, problems)
-    return Listing(tuple(p for p, _ in found), tuple(problems), tuple(i for _, i in found))
+    paths, identities = _list_files(root, problems)
+    return Listing(tuple(paths), tuple(problems), tuple(identities))
 
 
 def discover(root: Path, exclude: tuple[str, ...] = (), listing: Listing | None = None) -> Discovery:
@@ -121,52 +120,69 @@ def discover(root: Path, exclude: tuple[str, ...] = (), listing: Listing | None 
     return Discovery(root, tuple(files), tuple(plugins), tuple(problems))
 
 
-def _list_files(root: Path, problems: list[Problem]) -> list[tuple[str, tuple[int, ...]]]:
+def _list_files(root: Path, problems: list[Problem]) -> tuple[list[str], list[tuple[int, ...]]]:
     listed = _git_files(root)
-    if listed is None:
-        listed = _walk(root)
+    found = _scan(str(root)) if listed is None else _lstat_each(str(root), listed)
     real_root = os.path.realpath(root)
-    kept: list[tuple[str, tuple[int, ...]]] = []
-    for path in sorted(set(listed)):
-        full = os.path.join(root, path)
-        try:
-            own = os.lstat(full)
-        except OSError:
+    paths: list[str] = []
+    identities: list[tuple[int, ...]] = []
+    for path in sorted(found):
+        own = found[path]
+        if own is None:
             continue  # in git's index, deleted from the work tree
-        held = own
-        if stat.S_ISLNK(own.st_mode):
-            try:
-                target = os.path.realpath(full, strict=True)
-            except (OSError, RuntimeError):
-                problems.append(_unreadable(path, "file is a broken or looping symlink; not read"))
-                continue
-            if os.path.commonpath([real_root, target]) != real_root:
-                what = "folder" if os.path.isdir(full) else "file"
-                problems.append(
-                    _unreadable(path, f"{what} is a symlink to outside the project; not followed")
-                )
-                continue
-            if os.path.isdir(target):
-                continue
-            try:
-                held = os.stat(full)
-            except OSError:
-                continue
-        identity = (
-            held.st_size,
-            held.st_mtime_ns,
-            held.st_ctime_ns,
-            held.st_ino,
-            own.st_ino,
-            own.st_ctime_ns,
+        held: os.stat_result | None = own
+        if own.st_mode & _FILE_TYPE == stat.S_IFLNK:
+            held = _link_target(root, real_root, path, problems)
+        if held is None:
+            continue
+        paths.append(path)
+        identities.append(
+            (held.st_size, held.st_mtime_ns, held.st_ctime_ns, held.st_ino, own.st_ino, own.st_ctime_ns)
         )
-        kept.append((path, identity))
-    return kept
+    return paths, identities
+
+
+_FILE_TYPE = 0o170000  # the S_IFMT bits of st_mode
+
+
+def _link_target(root: Path, real_root: str, path: str, problems: list[Problem]) -> os.stat_result | None:
+    """What a symlink in the project holds: None (and a problem when it matters) for a broken or
+    looping link, one that leaves the project, or one to a folder (its files are listed where
+    they are)."""
+    full = os.path.join(root, path)
+    try:
+        target = os.path.realpath(full, strict=True)
+    except (OSError, RuntimeError):
+        problems.append(_unreadable(path, "file is a broken or looping symlink; not read"))
+        return None
+    if os.path.commonpath([real_root, target]) != real_root:
+        what = "folder" if os.path.isdir(full) else "file"
+        problems.append(_unreadable(path, f"{what} is a symlink to outside the project; not followed"))
+        return None
+    if os.path.isdir(target):
+        return None
+    try:
+        return os.stat(full)
+    except OSError:
+        return None
+
+
+def _lstat_each(root: str, paths: list[str]) -> dict[str, os.stat_result | None]:
+    found: dict[str, os.stat_result | None] = {}
+    prefix = os.path.join(root, "")
+    for path in paths:
+        try:
+            found[path] = os.lstat(prefix + path)
+        except OSError:
+            found[path] = None
+    return found
 
 
 def _git_files(root: Path) -> list[str] | None:
     if not (root / ".git").exists() and find_root(root) == root.resolve():
         return None
+    import subprocess  # here: a project that is no git work tree never starts git
+
     try:
         out = subprocess.run(
             [
@@ -192,16 +208,43 @@ def _git_files(root: Path) -> list[str] | None:
     return [p for p in out.decode("utf-8", "surrogateescape").split("\0") if p]
 
 
-def _walk(root: Path) -> list[str]:
-    found: list[str] = []
-    for directory, dirnames, filenames in os.walk(root, followlinks=False):
-        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS)
-        rel = os.path.relpath(directory, root).replace(os.sep, "/")
-        prefix = "" if rel == "." else rel + "/"
-        # A symlinked folder is listed, never entered: _list_files says where it points.
-        linked = [d for d in dirnames if os.path.islink(os.path.join(directory, d))]
-        found.extend(prefix + name for name in filenames + linked)
+def _scan(root: str) -> dict[str, os.stat_result | None]:
+    """Every file below `root` with its lstat, skipping tool and VCS folders; a symlinked folder
+    is listed, never entered (_list_files says where it points). One lstat a file, done by
+    scandir's entries: no path joined or split in Python."""
+    found: dict[str, os.stat_result | None] = {}
+    folders = [("", root)]
+    while folders:
+        prefix, folder = folders.pop()
+        try:
+            with os.scandir(folder) as listed:
+                entries = list(listed)
+        except OSError:
+            continue  # an unreadable folder is skipped, as os.walk does
+        for entry in entries:
+            name = entry.name
+            try:
+                is_folder = entry.is_dir(follow_symlinks=False)
+            except OSError:
+                is_folder = False
+            if is_folder:
+                if name not in _SKIP_DIRS:
+                    folders.append((prefix + name + "/", entry.path))
+                continue
+            if name in _SKIP_DIRS and _is_dir(entry):
+                continue  # a link to a folder that is skipped
+            try:
+                found[prefix + name] = entry.stat(follow_symlinks=False)
+            except OSError:
+                found[prefix + name] = None
     return found
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
 
 
 def _unreadable(path: str, why: str, line: int = 1) -> Problem:

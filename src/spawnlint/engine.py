@@ -6,12 +6,14 @@ from __future__ import annotations
 import os
 import stat
 import traceback
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from spawnlint.cache import ParseCache, discovered
 from spawnlint.config import Settings
-from spawnlint.discover import Discovery, Listing, SourceFile
+from spawnlint.discover import Discovery, Listing, SourceFile, list_files
+from spawnlint.focus import Wanted, files_needed
 from spawnlint.model import (
     Diagnostic,
     FileKind,
@@ -34,31 +36,49 @@ class Result:
     diagnostics: tuple[Diagnostic, ...]
 
 
-def lint(root: Path, settings: Settings, use_cache: bool = True, listing: Listing | None = None) -> Result:
+def lint(
+    root: Path,
+    settings: Settings,
+    use_cache: bool = True,
+    listing: Listing | None = None,
+    focus: Wanted | None = None,
+) -> Result:
+    """The project and its findings; with `focus`, at least every finding touching a wanted path
+    (and only the part of the project that can yield them: see focus.py)."""
+    listing = listing or list_files(root)
     discovery = discovered(root, settings.exclude, listing, use_cache)
-    cache = ParseCache.open(root, settings) if use_cache else None
-    parsed = parse_all(discovery, settings, cache)
+    needed = files_needed(discovery, focus) if focus is not None else None
+    present = frozenset(listing.paths) if needed is not None else ()
+    cache = ParseCache.open(root, settings, only=needed, present=present) if use_cache else None
+    parsed = parse_all(discovery, settings, cache, listing, needed)
     if cache is not None:
         cache.save()
-    project = build_project(discovery, parsed, settings)
+    project = build_project(discovery, parsed, settings, focus)
     return Result(project, run_rules(project, settings))
 
 
 def parse_all(
-    discovery: Discovery, settings: Settings, cache: ParseCache | None = None
+    discovery: Discovery,
+    settings: Settings,
+    cache: ParseCache | None = None,
+    listing: Listing | None = None,
+    files: Sequence[SourceFile] | None = None,
 ) -> dict[str, ParsedFile]:
-    """Every file's parse: from the cache when its bytes are known, else parsed (markdown in a
-    process pool when there is much of it, Python in isolation)."""
+    """Every file's parse (or that of `files`): from the cache when its bytes are known, else
+    parsed (markdown in a process pool when there is much of it, Python in isolation). The
+    listing's stat of each file (taken before any is read) tells the cache which files are
+    unchanged."""
     parsed: dict[str, ParsedFile] = {}
     markdown: list[tuple[SourceFile, bytes | None]] = []  # None: the worker reads it
     python: list[tuple[str, str]] = []
     keys: dict[str, str] = {}
     root = str(discovery.root)
-    for source in discovery.files:
-        status = _status(root, source) if cache is not None else None
-        known = cache.by_stat(source, status) if cache is not None and status is not None else None
+    identities = dict(zip(listing.paths, listing.identities, strict=True)) if listing and cache else {}
+    for source in discovery.files if files is None else files:
+        identity = (identities.get(source.path) or _identity(root, source)) if cache is not None else None
+        known = cache.by_stat(source, identity) if cache is not None and identity is not None else None
         if known is not None:
-            if known != _no_spawn_cue(source.path):
+            if not _is_no_spawn_cue(known):
                 parsed[source.path] = known
             continue
         if cache is None and source.kind is not FileKind.PYTHON:
@@ -70,11 +90,11 @@ def parse_all(
             continue
         if cache is not None:
             keys[source.path] = cache.key(source, data)
-            if status is not None:
-                cache.remember(source, status, keys[source.path])
+            if identity is not None:
+                cache.remember(source, identity, keys[source.path])
             hit = cache.get(keys[source.path], source.path)
             if hit is not None:
-                if hit != _no_spawn_cue(source.path):
+                if not _is_no_spawn_cue(hit):
                     parsed[source.path] = hit
                 continue
         if source.kind is not FileKind.PYTHON:
@@ -100,12 +120,21 @@ def _no_spawn_cue(path: str) -> ParsedFile:
     return ParsedFile(path, FileKind.PYTHON)
 
 
-def _status(root: str, source: SourceFile) -> os.stat_result | None:
+def _is_no_spawn_cue(parsed: ParsedFile) -> bool:
+    """Whether the record is _no_spawn_cue(its path), without building one to compare."""
+    return parsed.kind is FileKind.PYTHON and parsed == _no_spawn_cue(parsed.path)
+
+
+def _identity(root: str, source: SourceFile) -> tuple[int, ...] | None:
+    """The file's size, times and inode now, as the listing records them; None for anything but a
+    regular file."""
     try:
         status = os.stat(os.path.join(root, source.path))
     except OSError:
         return None
-    return status if stat.S_ISREG(status.st_mode) else None
+    if not stat.S_ISREG(status.st_mode):
+        return None
+    return (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino)
 
 
 def _fresh(

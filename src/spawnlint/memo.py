@@ -5,26 +5,32 @@ inline suppressions are the last run's, and nothing is read, parsed or checked a
 from __future__ import annotations
 
 import hashlib
+import pickle
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from spawnlint import cache
-from spawnlint.cache import cache_dir, load_records, pack_name, store_records
+from spawnlint.cache import cache_dir, load_keyed, pack_name, store_keyed
 from spawnlint.config import Settings
 from spawnlint.discover import Listing, list_files
+from spawnlint.focus import wanted
 from spawnlint.model import Diagnostic
 from spawnlint.suppress import suppressed
 
 if TYPE_CHECKING:
     from spawnlint.engine import Result
 
-_FORMAT = 1
+_FORMAT = 2
 
 
-def checked(root: Path, settings: Settings, use_cache: bool) -> tuple[list[Diagnostic], Result | None]:
+def checked(
+    root: Path, settings: Settings, use_cache: bool, paths: tuple[str, ...] | None = None
+) -> tuple[list[Diagnostic], Result | None]:
     """The diagnostics after inline suppressions (and SL900), and the run's result when the
-    project was linted (None when the memo answered)."""
+    project was linted (None when the memo answered). With `paths`, those touching the paths
+    are all there (others may be missing or stale): the run is focused on them, and its
+    partial findings are not remembered."""
     listing = list_files(root)
     key = run_key(root, listing, settings) if use_cache else None
     if key is not None:
@@ -33,9 +39,10 @@ def checked(root: Path, settings: Settings, use_cache: bool) -> tuple[list[Diagn
             return remembered, None
     from spawnlint.engine import lint  # the parsers and their imports: only when something changed
 
-    result = lint(root, settings, use_cache, listing)
+    focus = wanted(paths)
+    result = lint(root, settings, use_cache, listing, focus)
     kept = suppressed(result.diagnostics, result.project, settings.severity)
-    if key is not None:
+    if key is not None and focus is None:
         _save(root, key, kept)
     return kept, result
 
@@ -43,20 +50,17 @@ def checked(root: Path, settings: Settings, use_cache: bool) -> tuple[list[Diagn
 def run_key(root: Path, listing: Listing, settings: Settings) -> str | None:
     """A digest of everything a run's findings depend on; None when a file changed too recently
     for its times to tell a later change apart (then the memo is neither read nor written)."""
+    horizon = time.time_ns() - cache.RACY_NS
+    if listing.identities:
+        _, mtimes, ctimes, _, _, link_ctimes = zip(*listing.identities, strict=True)
+        if max(max(mtimes), max(ctimes), max(link_ctimes)) > horizon:
+            return None
     digest = hashlib.blake2b(digest_size=20)
     digest.update(f"{_FORMAT}\0{cache.code_version()}\0{settings!r}\0{root}".encode())
-    horizon = time.time_ns() - cache.RACY_NS
     digest.update(repr(listing.problems).encode("utf-8", "surrogateescape"))
-    for path, (size, mtime, ctime, ino, link_ino, link_ctime) in zip(
-        listing.paths, listing.identities, strict=True
-    ):
-        if max(mtime, ctime, link_ctime) > horizon:
-            return None
-        digest.update(
-            f"{path}\0{size} {mtime} {ctime} {ino} {link_ino} {link_ctime}\n".encode(
-                "utf-8", "surrogateescape"
-            )
-        )
+    digest.update("\0".join(listing.paths).encode("utf-8", "surrogateescape"))  # no path holds a NUL
+    # size, times and inodes, path by path (pickled, not repr'd: no int printed in decimal)
+    digest.update(pickle.dumps(listing.identities, protocol=5))
     return digest.hexdigest()
 
 
@@ -65,14 +69,11 @@ def _memo_path(root: Path) -> Path:
 
 
 def _load(root: Path, key: str) -> list[Diagnostic] | None:
-    stored = load_records(_memo_path(root))
-    if not (isinstance(stored, tuple) and len(stored) == 2 and stored[0] == key):
-        return None
-    found = stored[1]
+    found = load_keyed(_memo_path(root), key)
     if not isinstance(found, list) or not all(isinstance(d, Diagnostic) for d in found):
         return None
     return found
 
 
 def _save(root: Path, key: str, found: list[Diagnostic]) -> None:
-    store_records(_memo_path(root), (key, found))
+    store_keyed(_memo_path(root), key, found)

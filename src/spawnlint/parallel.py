@@ -3,26 +3,35 @@ for starting it (about 30 ms a worker) and more than one core to run it on."""
 
 from __future__ import annotations
 
-import multiprocessing
+import functools
 import os
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from spawnlint.config import Settings
 from spawnlint.discover import SourceFile
 from spawnlint.model import ParsedFile
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
+    from multiprocessing.context import BaseContext
 
 T = TypeVar("T")
 R = TypeVar("R")
 
 # Below this many uncached markdown files (0.1 to 2 ms each) a pool costs more than it saves.
 MIN_PARALLEL = 200
-# fork shares the parent's imports for free; elsewhere (Windows) parsing stays serial.
-_FORK = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
+
+
+@functools.cache
+def _fork() -> BaseContext | None:
+    """fork shares the parent's imports for free; elsewhere (Windows) parsing stays serial.
+    multiprocessing and concurrent.futures are imported only for a pool (~10 ms a warm run)."""
+    import multiprocessing
+
+    return multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
 
 
 def cores() -> int:
@@ -44,11 +53,14 @@ class Started(Generic[T, R]):
         self._pool: ProcessPoolExecutor | None = None
         self._futures: list[Future[list[R]]] = []
         workers = min(cores(), 8)
-        if workers < 2 or len(items) < (MIN_PARALLEL if min_items is None else min_items) or _FORK is None:
+        if workers < 2 or len(items) < (MIN_PARALLEL if min_items is None else min_items) or _fork() is None:
             return
+        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
+
         size = max(1, len(items) // (workers * 16))
         try:
-            self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=_FORK)
+            self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=_fork())
             self._futures = [
                 self._pool.submit(_run_chunk, fn, items[i : i + size]) for i in range(0, len(items), size)
             ]
@@ -62,6 +74,8 @@ class Started(Generic[T, R]):
 
     def results(self) -> list[R]:
         if self._pool is not None:
+            from concurrent.futures.process import BrokenProcessPool
+
             try:
                 return [r for future in self._futures for r in future.result()]
             except (BrokenProcessPool, OSError):
@@ -108,6 +122,8 @@ def map_isolated(
     """fn over items, each in a child process of its own pool of one worker (up to `workers`
     at a time): an item that kills its child, or outlasts `timeout`, becomes
     `on_failure(item, "crashed" | "took too long")` and only that child is replaced."""
+    from concurrent.futures import FIRST_COMPLETED, wait
+
     results: dict[int, R] = {}
     pools: list[ProcessPoolExecutor | None] = [None] * max(1, min(workers, len(items)))
     running: dict[Future[R], tuple[int, int, float]] = {}  # future -> (item, pool slot, start)
@@ -150,12 +166,16 @@ def _submit(
     index = next(pending, None)
     if index is None:
         return
-    pool = pools[slot] or ProcessPoolExecutor(max_workers=1, mp_context=_FORK)
+    from concurrent.futures import ProcessPoolExecutor
+
+    pool = pools[slot] or ProcessPoolExecutor(max_workers=1, mp_context=_fork())
     pools[slot] = pool
     running[pool.submit(fn, items[index])] = (index, slot, time.monotonic())
 
 
 def _failure(future: Future[R]) -> str | None:
+    from concurrent.futures.process import BrokenProcessPool
+
     exc = future.exception()
     if isinstance(exc, BrokenProcessPool):
         return "crashed"

@@ -3,6 +3,7 @@ the derived spawning set and the rule-carrying set — computed once for every r
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 from collections import defaultdict
@@ -11,6 +12,7 @@ from fnmatch import fnmatch
 
 from spawnlint.config import ConfiguredAgent, Settings
 from spawnlint.discover import Discovery, Plugin, SourceFile
+from spawnlint.focus import Wanted, problem_wanted, spawn_wanted, unit_wanted
 from spawnlint.model import (
     Agent,
     FileKind,
@@ -48,7 +50,11 @@ BUILTIN_AGENTS: tuple[tuple[str, ToolList | None], ...] = (
 DEFAULT_AGENT = "general-purpose"
 
 
-def build_project(discovery: Discovery, parsed: Mapping[str, ParsedFile], settings: Settings) -> Project:
+def build_project(
+    discovery: Discovery, parsed: Mapping[str, ParsedFile], settings: Settings, focus: Wanted | None = None
+) -> Project:
+    """The cross-file model. With `focus`, its units, spawns, agents and problems are only those
+    that can yield a finding touching a wanted path (see focus.py); the index is whole."""
     sources = {f.path: f for f in discovery.files}
     named = _agents(discovery, parsed)
     agents = [agent for agent, _ in named]
@@ -58,7 +64,7 @@ def build_project(discovery: Discovery, parsed: Mapping[str, ParsedFile], settin
     for agent in builtins:
         index.setdefault(agent.id.lower(), (agent,))
     unit_ids = _unit_ids(discovery, parsed, settings)
-    invocable = _invocable_names(discovery)
+    invocable = functools.cache(lambda: _invocable_names(discovery))  # for a prose target only
     plugin_names = frozenset(p.name.lower() for p in discovery.plugins if p.name)
     spawns = tuple(
         Spawn(site, unit_ids.get(site.path), _resolve(site, index, settings.agents, sources))
@@ -66,11 +72,24 @@ def build_project(discovery: Discovery, parsed: Mapping[str, ParsedFile], settin
         for site in parsed[path].sites
         if not _names_a_skill_or_command(site, index, invocable, plugin_names)
     )
-    units = _units(discovery, parsed, settings, unit_ids, spawns)
-    uncovered = {u.id: _uncovered(u, parsed, settings) for u in units}
+    if focus is not None:
+        wanted_spawns = tuple(s for s in spawns if spawn_wanted(s, focus))
+        spawning = frozenset(s.unit for s in wanted_spawns if s.unit is not None)
+        units = _units(discovery, parsed, settings, unit_ids, spawns, (focus, spawning))
+        spawns = wanted_spawns
+    else:
+        units = _units(discovery, parsed, settings, unit_ids, spawns)
+    uncovered = {u.id: _uncovered(u, parsed, settings) if u.spawns else () for u in units}
     problems = list(discovery.problems)
     for path in sorted(parsed):
-        problems.extend(parsed[path].problems)
+        if parsed[path].problems:
+            problems.extend(parsed[path].problems)
+    if focus is not None:
+        agents = [a for a in agents if a.path is not None and focus(a.path)]
+        duplicates = tuple(
+            pair for pair in duplicates if any(a.path is not None and focus(a.path) for a in pair)
+        )
+        problems = [p for p in problems if problem_wanted(p, focus)]
     return Project(
         root=str(discovery.root),
         plugins=tuple((p.root, p.name) for p in discovery.plugins),
@@ -93,9 +112,14 @@ def _invocable_names(discovery: Discovery) -> frozenset[str]:
     names: set[str] = set()
     for source in discovery.files:
         if source.kind is FileKind.COMMAND:
-            stem = posixpath.splitext(posixpath.basename(source.path))[0]
-        elif source.kind is FileKind.SKILL and posixpath.basename(source.path) == "SKILL.md":
-            stem = posixpath.basename(posixpath.dirname(source.path))
+            base = source.path.rpartition("/")[2]
+            dot = base.rfind(".")
+            stem = base[:dot] if dot > 0 and base[:dot].lstrip(".") else base  # posixpath.splitext, inline
+        elif source.kind is FileKind.SKILL and source.path.endswith("SKILL.md"):
+            folder, _, base = source.path.rpartition("/")
+            if base != "SKILL.md":
+                continue
+            stem = folder.rpartition("/")[2]
         else:
             continue
         names.add(stem.lower())
@@ -107,7 +131,7 @@ def _invocable_names(discovery: Discovery) -> frozenset[str]:
 def _names_a_skill_or_command(
     site: SpawnSite,
     index: Mapping[str, tuple[Agent, ...]],
-    invocable: frozenset[str],
+    invocable: Callable[[], frozenset[str]],
     plugins: frozenset[str],
 ) -> bool:
     """A prose "spawn" whose target is one of the project's skills or commands and no agent:
@@ -118,12 +142,12 @@ def _names_a_skill_or_command(
     value = target.value.strip().lower()
     if value in index:
         return False
-    if value in invocable:
+    if value in invocable():
         return True
     # `other-plugin:define` where `define` is a skill here too: a plugin whose skills this
     # project vendors (Claude Code would resolve it to that skill), not an unknown agent
     prefix, _, last = value.rpartition(":")
-    return bool(prefix) and prefix not in plugins and last in invocable
+    return bool(prefix) and prefix not in plugins and last in invocable()
 
 
 def _builtin(name: str, tools: ToolList | None) -> Agent:
@@ -135,29 +159,35 @@ def _agents(discovery: Discovery, parsed: Mapping[str, ParsedFile]) -> list[tupl
     found: list[tuple[Agent, set[str]]] = []
     for source in discovery.files:
         record = parsed.get(source.path)
-        for a in record.agents if record else ():
-            folders, stem = _agent_path_parts(source) if a.namespaced else ([], a.name)
-            prefix = [source.plugin.name] if source.plugin.name and a.namespaced else []
-            full_id = ":".join(prefix + folders + [a.name])
+        if record is None or not record.agents:
+            continue
+        for a in record.agents:
+            if a.namespaced:  # prefix:folders:name, each part present or not
+                folders, stem = _agent_path_parts(source)
+                prefix = source.plugin.name + ":" if source.plugin.name else ""
+                middle = ":".join(folders) + ":" if folders else ""
+            else:
+                stem, prefix, middle = a.name, "", ""
+            full_id = prefix + middle + a.name
             agent = Agent(
-                id=full_id,
-                name=a.name,
-                path=a.path,
-                name_line=a.name_line,
-                tools=a.tools,
-                disallowed=a.disallowed,
-                mentions_send_message=a.mentions_send_message,
-                report_lines=a.report_lines,
+                full_id,
+                a.name,
+                a.path,
+                a.name_line,
+                a.tools,
+                a.disallowed,
+                a.mentions_send_message,
+                a.report_lines,
                 tools_known=a.tools_known,
                 defined_in_code=not a.namespaced,
             )
             names = {
                 full_id,
-                ":".join(prefix + [a.name]),
-                ":".join(folders + [a.name]),
+                prefix + a.name,
+                middle + a.name,
                 a.name,
-                ":".join(prefix + folders + [stem]),
-                ":".join(prefix + [stem]),
+                prefix + middle + stem,
+                prefix + stem,
                 stem,
             }
             found.append((agent, {n.lower() for n in names if n}))
@@ -165,20 +195,24 @@ def _agents(discovery: Discovery, parsed: Mapping[str, ParsedFile]) -> list[tupl
 
 
 def _agent_path_parts(source: SourceFile) -> tuple[list[str], str]:
-    """Sub-folders between `agents/` and the file, and the file stem."""
-    parts = source.path.split("/")
-    after = parts[len(parts) - 1 - parts[::-1].index("agents") :] if "agents" in parts[:-1] else parts[-1:]
-    stem = posixpath.splitext(after[-1])[0]
-    return after[1:-1] if "agents" in parts[:-1] else [], stem
+    """Sub-folders between the last `agents/` folder and the file, and the file stem."""
+    path = "/" + source.path
+    start = path.rfind("/agents/", 0, path.rfind("/") + 1)
+    after = path[start + len("/agents/") :] if start >= 0 else path.rpartition("/")[2]
+    *folders, base = after.split("/")
+    return folders, posixpath.splitext(base)[0]
 
 
 def _index(agents: list[tuple[Agent, set[str]]]) -> dict[str, tuple[Agent, ...]]:
     index: dict[str, list[Agent]] = defaultdict(list)
-    seen: set[tuple[str, Agent]] = set()  # a set, not a list scan: a bare name shared by many
+    # a set, not a list scan: a bare name shared by many; equal agents are one (each hashed once)
+    canonical: dict[Agent, int] = {}
+    seen: set[tuple[str, int]] = set()
     for agent, aliases in agents:
+        identity = canonical.setdefault(agent, len(canonical))
         for alias in sorted(aliases):
-            if (alias, agent) not in seen:
-                seen.add((alias, agent))
+            if (alias, identity) not in seen:
+                seen.add((alias, identity))
                 index[alias].append(agent)
     return {k: tuple(v) for k, v in index.items()}
 
@@ -260,7 +294,10 @@ def _units(
     settings: Settings,
     unit_ids: Mapping[str, str],
     spawns: Iterable[Spawn],
+    focus: tuple[Wanted, frozenset[str]] | None = None,
 ) -> tuple[Unit, ...]:
+    """The enabled units; with `focus` (the test of a wanted path, and the units holding a
+    wanted spawn), only the units that reach a wanted path."""
     files: dict[str, list[str]] = defaultdict(list)
     kinds: dict[str, FileKind] = {}
     for source in discovery.files:
@@ -272,28 +309,54 @@ def _units(
     for spawn in spawns:
         if spawn.unit is not None:
             by_unit[spawn.unit].append(spawn)
-    matcher = _rule_matcher(settings)
+    matcher = _memoised(_rule_matcher(settings))
     units = []
     for unit_id in sorted(files):
+        if (
+            focus is not None
+            and unit_id not in focus[1]
+            and not unit_wanted(unit_id, files[unit_id], focus[0])
+        ):
+            continue
         kind = kinds[unit_id]
         main = posixpath.join(unit_id, "SKILL.md") if kind is FileKind.SKILL else unit_id
         main_file = parsed.get(main)
+        members = tuple(sorted(files[unit_id]))
         sentences = tuple(
-            (path, s) for path in sorted(files[unit_id]) for s in parsed[path].sentences if matcher(s.text)
+            (path, s)
+            for path in members
+            if parsed[path].sentences
+            for s in parsed[path].sentences
+            if matcher(s.text)
         )
         fm = main_file.unit_frontmatter if main_file else None
         units.append(
             Unit(
                 id=unit_id,
-                kind={FileKind.SKILL: "skill", FileKind.COMMAND: "command"}.get(kind, "agent"),
+                kind=_UNIT_KINDS.get(kind, "agent"),
                 main_file=main if main_file else unit_id,
-                files=tuple(sorted(files[unit_id])),
+                files=members,
                 spawns=tuple(by_unit.get(unit_id, ())),
                 rule_sentences=sentences,
                 disallowed_tools=fm.disallowed_tools if fm else None,
             )
         )
     return tuple(units)
+
+
+_UNIT_KINDS = {FileKind.SKILL: "skill", FileKind.COMMAND: "command"}
+
+
+def _memoised(matcher: Callable[[str], bool]) -> Callable[[str], bool]:
+    """The matcher, asked once per distinct sentence (boilerplate repeats across units)."""
+    answers: dict[str, bool] = {}
+
+    def matches(text: str) -> bool:
+        if text not in answers:
+            answers[text] = matcher(text)
+        return answers[text]
+
+    return matches
 
 
 def _rule_insertions(settings: Settings) -> dict[str, str]:

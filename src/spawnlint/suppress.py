@@ -1,5 +1,5 @@
 """The filter stage: select/ignore, per-file ignores, inline suppressions (and SL900 for the ones
-that silence nothing), baselines, and the PATHS that limit what is reported (never what is read)."""
+that silence nothing), baselines, and the PATHS that limit what is reported."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatch
 from pathlib import Path
 
+from spawnlint.focus import in_paths
 from spawnlint.model import Diagnostic, Project, SuppressionComment
 from spawnlint.rules import BY_CODE, stamp
 from spawnlint.source_lines import SourceLines
@@ -111,10 +112,7 @@ def _glob_matches(path: str, glob: str) -> bool:
 
 
 def _in_paths(d: Diagnostic, paths: tuple[str, ...]) -> bool:
-    locations = [d.path] + [r.path for r in d.related]
-    return any(
-        loc == p or p in ("", ".") or loc.startswith(p.rstrip("/") + "/") for loc in locations for p in paths
-    )
+    return in_paths(d.path, paths) or any(in_paths(r.path, paths) for r in d.related)
 
 
 def fingerprint(d: Diagnostic, lines: SourceLines) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 
@@ -10,8 +9,8 @@ from spawnlint.model import Finding, Location, Project, ValueKind
 
 
 def unknown_subagent_type(project: Project) -> Iterator[Finding]:
-    lowered = {alias: agents[0].id for alias, agents in project.agent_index.items()}
-    close_to = _suggester(list(lowered))
+    lowered: dict[str, str] = {}
+    close_to: Callable[[str], list[str]] | None = None  # made for the first unknown target only
     hints: dict[str, list[str]] = {}  # one fuzzy search per distinct value
     for spawn in project.spawns:
         target = spawn.site.subagent_type
@@ -19,6 +18,9 @@ def unknown_subagent_type(project: Project) -> Iterator[Finding]:
             continue
         if spawn.site.confidence != "high":
             continue  # an agent named in prose ("spawn a reviewer") is never a target to check
+        if close_to is None:
+            lowered = {alias: agents[0].id for alias, agents in project.agent_index.items()}
+            close_to = _suggester(list(lowered))
         value = target.value.lower()
         if value not in hints:
             hints[value] = close_to(value)
@@ -50,21 +52,36 @@ def _suggester(aliases: list[str]) -> Callable[[str], list[str]]:
     """Aliases close to a value: every alias compared in a small project; in a large one the
     agent names first (few distinct ones, however many plugins repeat them), then the aliases
     that end in a close name, in the value's own plugin when it has one."""
+    import difflib  # here: most runs have no unknown target to find a hint for
+
     if len(aliases) <= _EXHAUSTIVE_ALIASES:
         return lambda value: difflib.get_close_matches(value, aliases, n=6, cutoff=0.6)
-    by_name: dict[str, list[str]] = defaultdict(list)
+    ending: dict[str, list[str]] = defaultdict(list)  # name -> every alias ending in it
+    bare: dict[str, list[str]] = defaultdict(list)  # name -> the aliases without a namespace
+    scoped: dict[tuple[str, str], list[str]] = defaultdict(list)  # (name, namespace) -> aliases
     for alias in aliases:
-        by_name[alias.rsplit(":", 1)[-1]].append(alias)
-    names = list(by_name)
+        namespace, colon, name = alias.rpartition(":")
+        ending[name].append(alias)
+        if colon:
+            scoped[(name, namespace)].append(alias)
+        else:
+            bare[name].append(alias)
+    names = list(ending)
+    near_names: dict[str, list[str]] = {}  # one search per name part: p1:critc and p2:critc share it
 
     def close_to(value: str) -> list[str]:
         namespace, _, name = value.rpartition(":")
-        near = difflib.get_close_matches(name, names, n=6, cutoff=0.6)
-        ending = [a for n in near for a in by_name[n]]
-        # the value's own plugin (and bare names) first: a name repeated by many plugins
-        # would otherwise put thousands of aliases back in
-        local = [a for a in ending if ":" not in a or a.rpartition(":")[0] == namespace]
-        pool = local if any(":" in a for a in local) or not namespace else sorted(ending)[:_FALLBACK]
+        if name not in near_names:
+            near_names[name] = difflib.get_close_matches(name, names, n=6, cutoff=0.6)
+        near = near_names[name]
+        # the value's own plugin (and bare names) first: a name repeated by many plugins would
+        # otherwise put thousands of aliases back in
+        local = [a for n in near for a in scoped.get((n, namespace), ())]
+        if local or not namespace:
+            pool = [a for n in near for a in bare.get(n, ())] + local
+        else:
+            pool = sorted(a for n in near for a in ending[n])[:_FALLBACK]
+        # distinct aliases, ranked by (score, alias): the pool's order does not change the answer
         return difflib.get_close_matches(value, pool, n=6, cutoff=0.6)
 
     return close_to
