@@ -12,7 +12,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import REPO
-from spawnlint.parse import frontmatter
 from spawnlint.parse.frontmatter import _plain_mapping, split_frontmatter
 from spawnlint.parse.spawn_syntax import split_lines
 
@@ -155,7 +154,7 @@ def test_a_usual_agent_frontmatter_is_read_without_pyyaml(monkeypatch: pytest.Mo
     def no_yaml(*args: Any, **kwargs: Any) -> None:
         raise AssertionError("PyYAML was asked")
 
-    monkeypatch.setattr(frontmatter.yaml, "load", no_yaml)
+    monkeypatch.setattr(yaml, "load", no_yaml)
     text = (
         "---\nname: critic\ndescription: |\n  Reviews plans.\n  Use it before merging.\n"
         'tools:\n  - Read\n  - Grep\nmodel: "sonnet"\nversion: 1.0.0\nlayer: 2\n---\nBody\n'

@@ -122,6 +122,8 @@ def map_isolated(
     """fn over items, each in a child process of its own pool of one worker (up to `workers`
     at a time): an item that kills its child, or outlasts `timeout`, becomes
     `on_failure(item, "crashed" | "took too long")` and only that child is replaced."""
+    if not items:
+        return []
     from concurrent.futures import FIRST_COMPLETED, wait
 
     results: dict[int, R] = {}

@@ -8,14 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-import yaml
-
 from spawnlint.model import ToolList
-
-try:  # the C loader is several times faster when PyYAML was built with libyaml
-    _Loader: Any = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover - depends on the PyYAML build
-    _Loader = yaml.SafeLoader
 
 _KEY_LINE = re.compile(r"^([A-Za-z_][\w-]*)\s*:(.*)$")
 _MAX_FRONTMATTER_CHARS = 256 * 1024
@@ -79,8 +72,11 @@ def _strict(block: list[str], errors: list[tuple[int, str]]) -> dict[str, Any] |
     if len(text) > _MAX_FRONTMATTER_CHARS:
         errors.append((1, "frontmatter is too large to read as YAML"))
         return None
+    import yaml  # ~13 ms, only for a frontmatter `_plain_mapping` cannot read
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # C, when PyYAML was built with libyaml
     try:
-        data = yaml.load(text, Loader=_Loader)
+        data = yaml.load(text, Loader=loader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 2 if mark is not None else 1
