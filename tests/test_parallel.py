@@ -44,6 +44,19 @@ def test_a_dead_or_hung_child_costs_only_its_item(workers: int) -> None:
     assert got == [0, -1, 2, -1, -2, -1, 6, -1, 8]
 
 
+def _die_on_sevens(n: int) -> int:
+    if n % 7 == 3:
+        os._exit(9)
+    return n
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_batch_with_a_dying_item_costs_only_that_item(workers: int) -> None:
+    items = list(range(150))  # batches of 16: every one holds an item that kills its child
+    got = parallel.map_isolated(_die_on_sevens, items, 30.0, _failed, workers)
+    assert got == [-1 if n % 7 == 3 else n for n in items]
+
+
 def test_many_python_files_parse_in_parallel_as_they_do_serially(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
