@@ -298,3 +298,27 @@ def test_yaml_alias_bombs_are_bounded() -> None:
         assert frontmatter is not None and time.monotonic() - started < 2
         assert all(p.code == "SL001" for p in parsed.problems)
     assert [p.finding.line for p in parse_text("agents/bomb.md", bomb, FileKind.AGENT).problems] == [15, 16]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Agent(subagent_type: "critic", prompt: "p") ' * 20_000,  # nouns and calls on one line
+        "spawn " * 100_000,  # strong verbs with no object
+        "name: x Agent " * 50_000,  # bare names by a tool, one paragraph
+        "use the team " * 50_000,
+        "- prompt " * 100_000,  # parameter keys on one line
+        "Task foo bar:\n" * 20_000,  # header candidates
+        "spawn\n\n" * 100_000,  # many paragraphs
+    ],
+    ids=["calls", "strong-verbs", "bare-names", "teams", "keys", "headers", "paragraphs"],
+)
+def test_the_body_test_is_linear_on_one_huge_paragraph(text: str) -> None:
+    import time
+
+    from spawnlint.parse.prefilter import could_be_prose, could_yield
+
+    started = time.monotonic()
+    could_yield(text)
+    could_be_prose(text)
+    assert time.monotonic() - started < 5  # ~0.1 s each; a search per occurrence took minutes

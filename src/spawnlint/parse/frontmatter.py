@@ -109,9 +109,9 @@ _ENTRY = re.compile(
     rf"(?P<key>[A-Za-z_][A-Za-z0-9_-]*):(?: +(?:(?P<plain>{_PLAIN})|\"(?P<double>[^\"\\]*)\""
     r"|'(?P<single>(?:[^']|'')*)'"
     rf"|\[(?P<flow> *(?:{_WORD} *(?:, *{_WORD} *)*)?)\]"
-    r"|(?P<literal>\|)))? *"
+    r"|(?P<literal>\|)))?"
 )
-_ITEM = re.compile(rf"(?P<indent> *)- (?P<plain>{_PLAIN}) *")
+_ITEM = re.compile(rf"(?P<indent> *)- (?P<plain>{_PLAIN})")
 # Characters PyYAML rejects, or reads as line breaks.
 _NOT_PLAIN = re.compile("[^\x0a\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]|[\u2028\u2029]")
 # Plain words YAML 1.1 reads as booleans or null, as a key or as a value.
@@ -130,7 +130,7 @@ def _plain_mapping(block: list[str]) -> dict[str, Any] | None:
         if not block[i]:
             i += 1
             continue
-        m = _ENTRY.fullmatch(block[i])
+        m = _ENTRY.fullmatch(block[i].rstrip(" "))  # trailing spaces: none in the pattern
         if m is None or m.group("key").lower() in _RESOLVED_WORDS:
             return None
         value: Any = m.group("plain")
@@ -197,7 +197,7 @@ def _items(lines: list[str]) -> list[str] | None:
     for line in lines:
         if not line:
             continue
-        m = _ITEM.fullmatch(line)
+        m = _ITEM.fullmatch(line.rstrip(" "))
         if m is None or (indent is not None and m.group("indent") != indent):
             return None
         indent = m.group("indent")

@@ -6,7 +6,7 @@ sentence splitting or site search."""
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 
 # Each recogniser needs at least one of these (lower-cased) words in the file:
 # F1-F5 and tables an `Agent`/`Task` tool, `subagent_type` or a `Subagent:` header; prose F6-F8 an
@@ -35,6 +35,7 @@ _PHRASAL_TEXT = re.compile(r"\b(?:kick\s+off|fire\s+off|spin\s+up|fan\s+out)\b")
 # dotted I): `taſk` matches `task` there, so text holding one always gets the full parse.
 _FOLDING = "\u017f\u212a\u0131\u0130"
 _LF = re.compile("\n")
+_BLANK_LINE = re.compile("\n(?=\n)")
 
 
 def hot_lines(lines: list[str]) -> set[int]:
@@ -70,10 +71,8 @@ def may_spawn(text: str) -> bool:
 
 _AGENT_CALL = re.compile(r"Agent\s*\(")
 _TASK_CALL = re.compile(r"Task\s*\(")
-# A `Task:` / `**Agent tool:**` / `Subagent (x):` header line: the word, then a colon ending the line.
-_HEADER_ENDS = tuple(
-    re.compile(word + r"[^\n]*:(?:\*\*|__)?[^\S\n]*$", re.MULTILINE) for word in ("task", "agent")
-)
+# The end of a `Task:` / `**Agent tool:**` / `Subagent (x):` header line.
+_COLON_AT_END = re.compile(r":(?:\*\*|__)?[^\S\n]*$", re.MULTILINE)
 _LIST_ITEM = re.compile(r"\s*(?:[-*+]|\d+[.)])\s")
 _SPAN_NAME = re.compile(r"`[^\S\n]*name[^\S\n]*[=:]")
 _BARE_NAME = re.compile(r"name\s*[:=]")
@@ -107,7 +106,12 @@ def could_yield(body: str) -> bool:
     present = frozenset(word for word in _WORDS if word in low)  # each word searched once
     if not _has_word(low, present):
         return False
-    return _structured(body, low) or _prose(body, low, present) or _rule_sentence(body, low)
+    paragraphs = _Paragraphs(body)
+    return (
+        _structured(body, low, paragraphs)
+        or _prose(body, low, present, paragraphs)
+        or _rule_sentence(body, low, paragraphs)
+    )
 
 
 def could_be_prose(text: str) -> bool:
@@ -115,7 +119,7 @@ def could_be_prose(text: str) -> bool:
     if any(c in text for c in _FOLDING):
         return True
     low = text.lower()
-    return _prose(text, low, frozenset(word for word in _WORDS if word in low))
+    return _prose(text, low, frozenset(word for word in _WORDS if word in low), _Paragraphs(text))
 
 
 def _has_word(low: str, present: frozenset[str] | None = None) -> bool:
@@ -125,7 +129,7 @@ def _has_word(low: str, present: frozenset[str] | None = None) -> bool:
     return phrasal and _PHRASAL_TEXT.search(low) is not None
 
 
-def _structured(body: str, low: str) -> bool:
+def _structured(body: str, low: str, paragraphs: _Paragraphs) -> bool:
     """F1 calls, F2 blocks, F3 objects, F4 parameter bullets, F5 inline parameters, F7 tables."""
     if "subagent_type" in body:
         return True  # F2 `subagent_type:` runs, F3 objects, F5 and F7 typed parameters
@@ -143,19 +147,20 @@ def _structured(body: str, low: str) -> bool:
         return False
     if "`name`" in body or _SPAN_NAME.search(body):
         return True
-    return ("Agent" in body or "Task" in body) and _bare_name_by_tool(body)
+    return ("Agent" in body or "Task" in body) and _bare_name_by_tool(body, paragraphs)
 
 
 def _header_line(body: str, low: str) -> bool:
-    """F2 under a `Task:` header (its parameters may leave out subagent_type)."""
-    from spawnlint.parse.forms import block_header  # the recogniser's own test, on the few candidates
+    """F2 under a `Task:` header (its parameters may leave out subagent_type): a line ending in
+    a colon that holds task or agent, tested with the recogniser's own pattern."""
+    from spawnlint.parse.forms import block_header
 
-    for pattern in _HEADER_ENDS:
-        for m in pattern.finditer(low):
-            start = body.rfind("\n", 0, m.start()) + 1
-            end = body.find("\n", m.start())
-            if block_header(body[start : end if end >= 0 else len(body)]):
-                return True
+    for m in _COLON_AT_END.finditer(body):
+        start = body.rfind("\n", 0, m.start()) + 1
+        end = body.find("\n", m.start())
+        end = len(body) if end < 0 else end
+        if ("task" in low[start:end] or "agent" in low[start:end]) and block_header(body[start:end]):
+            return True
     return False
 
 
@@ -176,56 +181,79 @@ def _list_item_with(body: str, key: str) -> bool:
         start = body.rfind("\n", 0, at) + 1
         if _LIST_ITEM.match(body, start, at + 1):
             return True
-        at = body.find(key, at + len(key))
+        end = body.find("\n", at)  # one test a line
+        at = body.find(key, end) if end >= 0 else -1
     return False
 
 
-def _bare_name_by_tool(body: str) -> bool:
+def _bare_name_by_tool(body: str, paragraphs: _Paragraphs) -> bool:
     """A bare `name: "x"` counts only in a sentence naming the Agent/Task tool: here, in a
     paragraph holding Agent or Task."""
+    seen = -1
     for m in _BARE_NAME.finditer(body):
-        start, end = _paragraph(body, m.start())
+        start, end = paragraphs.around(m.start())
+        if start == seen:
+            continue  # each paragraph is searched once
+        seen = start
         paragraph = body[start:end]
         if "Agent" in paragraph or "Task" in paragraph:
             return True
     return False
 
 
-def _paragraph(text: str, at: int) -> tuple[int, int]:
-    """The text between the blank lines around offset `at` (only an empty line counts as
-    blank here, so this may be more than markdown's paragraph, never less)."""
-    end = text.find("\n\n", at)
-    return text.rfind("\n\n", 0, at) + 1, len(text) if end < 0 else end
+class _Paragraphs:
+    """The text between the blank lines around an offset (only an empty line counts as blank
+    here, so this may be more than markdown's paragraph, never less): one search for the blank
+    lines, then each question in log time (a line of 10,000 spawns asks 10,000 of them)."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._breaks: list[int] | None = None
+
+    def around(self, at: int) -> tuple[int, int]:
+        if self._breaks is None:
+            self._breaks = [m.start() for m in _BLANK_LINE.finditer(self._text)]
+        before = bisect_right(self._breaks, at - 2) - 1  # a "\n\n" ending by `at`
+        after = bisect_left(self._breaks, at)  # the first "\n\n" from `at` on
+        start = self._breaks[before] + 1 if before >= 0 else 0
+        return start, self._breaks[after] if after < len(self._breaks) else len(self._text)
 
 
-def _prose(body: str, low: str, present: frozenset[str]) -> bool:
+def _prose(body: str, low: str, present: frozenset[str], paragraphs: _Paragraphs) -> bool:
     """F6, F7 and F8 in prose. Every prose recogniser needs, in one sentence, a spawn verb and
     after it: for a strong verb (spawn, launch, ...) an agent noun, a team, a panel, a marked id
     right after it or a colon; for any verb an agent noun (agent, teammate, worker, reviewer,
     critic, helper) within 160 characters or five words, or a team within four words."""
-    return _strong_verb(low, present) or _verb_before_noun(body, low, present) or _team_verb(low, present)
+    return (
+        _strong_verb(low, present, paragraphs)
+        or _verb_before_noun(body, low, present, paragraphs)
+        or _team_verb(low, present, paragraphs)
+    )
 
 
-def _strong_verb(low: str, present: frozenset[str]) -> bool:
+def _strong_verb(low: str, present: frozenset[str], paragraphs: _Paragraphs) -> bool:
+    last_object: dict[int, int] = {}  # paragraph start -> where its last colon or noun starts
     for word, pattern in _STRONG_VERBS:
         if word not in present and (word in _WORDS or word not in low):
             continue  # a phrasal verb's first word (kick, fire, ...) is searched only here
         for m in pattern.finditer(low):
             if _MARKED_NEXT.match(low, m.end()):
                 return True  # ``Spawn `shop:critic` ``
-            rest = low[m.end() : _paragraph(low, m.end())[1]]
-            if ":" in rest or any(noun in rest for noun in _STRONG_OBJECTS):
-                return True
+            start, end = paragraphs.around(m.end())
+            if start not in last_object:
+                last_object[start] = max(low.rfind(mark, start, end) for mark in (":", *_STRONG_OBJECTS))
+            if last_object[start] >= m.end():
+                return True  # a colon or an agent, team or panel after the verb
     return False
 
 
-def _verb_before_noun(body: str, low: str, present: frozenset[str]) -> bool:
+def _verb_before_noun(body: str, low: str, present: frozenset[str], paragraphs: _Paragraphs) -> bool:
     from spawnlint.parse.prose import verb_in  # the prose recogniser's own verbs
 
     searched = (0, 0)  # no verb in body[searched[0]:searched[1]]
     nouns = tuple(noun for noun in _NOUNS if noun in present or (noun == "teammate" and "team" in present))
     for at in sorted(_occurrences(low, nouns)):
-        paragraph_start = _paragraph(low, at)[0]
+        paragraph_start = paragraphs.around(at)[0]
         start = max(paragraph_start, at - _REFERENCE_WINDOW)
         if start > paragraph_start and len(low[start:at].split()) <= 5:
             start = paragraph_start  # five long words: the verb may stand further back
@@ -237,10 +265,10 @@ def _verb_before_noun(body: str, low: str, present: frozenset[str]) -> bool:
     return False
 
 
-def _team_verb(low: str, present: frozenset[str]) -> bool:
+def _team_verb(low: str, present: frozenset[str], paragraphs: _Paragraphs) -> bool:
     at = low.find("team") if "team" in present else -1
     while at >= 0:
-        paragraph_start = _paragraph(low, at)[0]
+        paragraph_start = paragraphs.around(at)[0]
         start = max(paragraph_start, at - 400)
         window = low[start:at]
         if _TEAM_LEAD.search(window) or (start > paragraph_start and len(window.split()) <= 4):
@@ -259,16 +287,14 @@ def _occurrences(low: str, words: tuple[str, ...]) -> list[int]:
     return found
 
 
-def _rule_sentence(body: str, low: str) -> bool:
+def _rule_sentence(body: str, low: str, paragraphs: _Paragraphs) -> bool:
     """A no-name rule sentence (rule_sentence.py) names `name`, forbids it and names agents,
     tasks or spawning: all three in one paragraph."""
     from spawnlint.parse.rule_sentence import is_rule_sentence
 
     at = low.find("name")
     while at >= 0:
-        start = body.rfind("\n\n", 0, at) + 1
-        end = body.find("\n\n", at)
-        end = len(body) if end < 0 else end
+        start, end = paragraphs.around(at)
         if is_rule_sentence(body[start:end], require_mechanism=False):
             return True
         at = low.find("name", end)
