@@ -13,6 +13,7 @@ from spawnlint.parse.prose import bullet_reference, find_prose_spawns, spawn_lea
 from spawnlint.parse.rule_sentence import is_rule_sentence
 from spawnlint.parse.send_message import mentions_send_message_tool
 from spawnlint.parse.spawn_syntax import (
+    BLOCK_HEADER,
     PARAM_KEYS,
     LineIndex,
     RawParam,
@@ -33,19 +34,6 @@ from spawnlint.parse.text import (
     previous_nonblank,
     split_sentences,
 )
-
-_BLOCK_HEADER = re.compile(
-    r"^(?P<indent>\s*)(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*|__)?(?:use\s+(?:the\s+)?)?"
-    r"(?:(?P<tool>Task|Agent)(?:\s+tool)?(?:\s+(?:invocation|call|parameters|params))?"
-    r"|Subagent)(?:\s*\((?P<type>[^)]*)\))?(?:\*\*|__)?\s*:(?:\*\*|__)?\s*$",
-    re.IGNORECASE,
-)
-
-
-def block_header(line: str) -> bool:
-    """Whether the line is an F2 header (`Task:`, `**Agent tool:**`, `Subagent (x):`)."""
-    return _BLOCK_HEADER.match(line) is not None
-
 
 _KV_LINE = re.compile(r"^(?P<indent>\s*)(?:[-*+]\s+)?(?P<key>[a-z_]+)\s*:")
 
@@ -312,7 +300,7 @@ def _blocks(structure: Structure, block: Block, claimed: set[int]) -> list[RawSi
             continue
         # In a list each item is a paragraph of its own: a block may run on into the next items.
         limit = len(lines) if block.kind == "paragraph" else block.end
-        header = _BLOCK_HEADER.match(lines[i])
+        header = BLOCK_HEADER.match(lines[i])
         if header:
             end = _indented_run(lines, i + 1, limit, len(header.group("indent")))
             site = _block_site(structure, block, i, i + 1, end, header, claimed)

@@ -153,7 +153,7 @@ def _structured(body: str, low: str, paragraphs: _Paragraphs) -> bool:
 def _header_line(body: str, low: str) -> bool:
     """F2 under a `Task:` header (its parameters may leave out subagent_type): a line ending in
     a colon that holds task or agent, tested with the recogniser's own pattern."""
-    from spawnlint.parse.forms import block_header
+    from spawnlint.parse.spawn_syntax import block_header
 
     for m in _COLON_AT_END.finditer(body):
         start = body.rfind("\n", 0, m.start()) + 1

@@ -25,6 +25,20 @@ PARAM_KEYS = frozenset(
         "mode",
     }
 )
+# An F2 header line: `Task:`, `- **Agent tool:**`, `Use the Task tool (x):`, `Subagent:`.
+BLOCK_HEADER = re.compile(
+    r"^(?P<indent>\s*)(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*|__)?(?:use\s+(?:the\s+)?)?"
+    r"(?:(?P<tool>Task|Agent)(?:\s+tool)?(?:\s+(?:invocation|call|parameters|params))?"
+    r"|Subagent)(?:\s*\((?P<type>[^)]*)\))?(?:\*\*|__)?\s*:(?:\*\*|__)?\s*$",
+    re.IGNORECASE,
+)
+
+
+def block_header(line: str) -> bool:
+    """Whether the line is an F2 header (`Task:`, `**Agent tool:**`, `Subagent (x):`)."""
+    return BLOCK_HEADER.match(line) is not None
+
+
 _MAX_SCAN = 40_000  # a call or object longer than this is not a spawn we can read
 _MAX_LOOK_BACK = 4_000  # how far before a `subagent_type` key its object may open
 # Each unclosed `Agent(` scans up to _MAX_SCAN characters: a file of them (a 60 KB line took
