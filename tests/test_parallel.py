@@ -32,9 +32,11 @@ def _failed(n: int, why: str) -> int:
     return -1 if why == "crashed" else -2
 
 
-def test_map_parallel_keeps_order_when_a_pool_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_pool_keeps_the_order_of_the_items(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(parallel, "cores", lambda: 2)
-    assert parallel.map_parallel(_square, list(range(50)), min_items=10) == [n * n for n in range(50)]
+    started = parallel.Started(_square, list(range(50)), min_items=10)
+    assert started.in_workers
+    assert started.results() == [n * n for n in range(50)]
 
 
 @pytest.mark.parametrize("workers", [1, 2, 3])

@@ -40,11 +40,6 @@ def cores() -> int:
     return len(affinity(0)) if affinity else (os.cpu_count() or 1)
 
 
-def map_parallel(fn: Callable[[T], R], items: Sequence[T], min_items: int | None = None) -> list[R]:
-    """fn over items, in order: in worker processes when worthwhile, else here."""
-    return Started(fn, items, min_items).results()
-
-
 class Started(Generic[T, R]):
     """fn over items, begun in worker processes when worthwhile (this process is free meanwhile;
     `results` waits for them), else run here when `results` is asked for."""
