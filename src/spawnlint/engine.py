@@ -227,14 +227,12 @@ def parse_data(source: SourceFile, data: bytes, settings: Settings) -> ParsedFil
     return parse_markdown(source, text, all_sentences=settings.no_name_rule.pattern is not None)
 
 
-def parse_markdown(
-    source: SourceFile, text: str, body: bool = True, all_sentences: bool = True
-) -> ParsedFile:
+def parse_markdown(source: SourceFile, text: str, all_sentences: bool = True) -> ParsedFile:
     """The parsed markdown file. Unless a custom rule pattern may match any sentence
     (`all_sentences`), only the sentences the default rule matcher could accept are kept:
     a tenth of the size, to cache and to load."""
     try:
-        parsed = parse_text(source.path, text, source.kind, body, all_sentences)
+        parsed = parse_text(source.path, text, source.kind, all_sentences)
     except TooComplex as exc:
         return _unreadable(source, str(exc).removeprefix("file "))
     except Exception as exc:  # noqa: BLE001 - a bug of ours must not cost the user the rest of the project

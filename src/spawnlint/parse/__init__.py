@@ -62,13 +62,11 @@ def decode(path: str, data: bytes, max_bytes: int) -> tuple[str | None, Problem 
     return text, None
 
 
-def parse_text(
-    path: str, text: str, kind: FileKind, body: bool = True, all_sentences: bool = True
-) -> ParsedFile:
-    """The facts of a markdown file; with `body` false only its frontmatter and suppressions.
-    Without `all_sentences` (no custom rule pattern) only the sentences of blocks with a word a
-    recogniser needs, and a body that cannot hold a spawn or a rule sentence (the prefilter's
-    `could_yield`) gets no block parse: only what it says about SendMessage is read."""
+def parse_text(path: str, text: str, kind: FileKind, all_sentences: bool = True) -> ParsedFile:
+    """The facts of a markdown file. Without `all_sentences` (no custom rule pattern) only the
+    sentences of blocks with a word a recogniser needs, and a body that cannot hold a spawn or a
+    rule sentence (the prefilter's `could_yield`) gets no block parse: only what it says about
+    SendMessage is read."""
     lines = split_lines(text)
     frontmatter, body_start = split_frontmatter(lines)
     problems: list[Problem] = []
@@ -79,7 +77,7 @@ def parse_text(
     if frontmatter is not None and read:
         problems.extend(_frontmatter_problems(path, frontmatter))
     body_text = "\n".join(lines[body_start:])
-    body = body and (all_sentences or could_yield(body_text))
+    body = all_sentences or could_yield(body_text)
     facts = _body_facts(path, lines, body_start, all_sentences) if body else None
     if frontmatter is not None and kind is FileKind.AGENT:
         if facts is not None:
