@@ -180,6 +180,10 @@ _SPAWN_PIECES = [
     "agent",
     "agents",
     "subagents",
+    "sub-agent",
+    "critical",
+    "useAgentEvents",
+    "agent_x",
     "teammate",
     "critic",
     "reviewer",
@@ -239,6 +243,9 @@ def test_a_body_the_second_test_skips_has_nothing_the_block_parse_finds(body: st
     [
         "Agents must not be given a name.",  # a rule sentence, nothing else
         "With the Task tool:\n\n- prompt: Find the bug\n- description: Research\n",  # F4 bullets
+        "With the Task tool:\n\n- **prompt**: Find the bug\n- `description`: Research\n",  # marked keys
+        "With the Task tool:\n\n1. prompt \u2014 Find the bug\n2. model is haiku\n",  # numbered, no colon
+        "With the Task tool:\n\n- The prompt path: `description: x`, `prompt: y`\n",  # spans behind a label
         'With the Task tool, pass name: "scout" and a prompt.',  # F5, a bare name by the tool
         "Task:\n  prompt: Find the bug\n  description: Research\n",  # F2 under a header
         "Spawn `shop:critic` now.",  # a strong verb and a marked id
@@ -254,3 +261,32 @@ def test_each_condition_of_the_second_test_lets_its_form_through(body: str) -> N
     rules = [s for s in full.sentences if is_rule_sentence(s.text, require_mechanism=False)]
     assert full.sites or rules
     assert could_yield(body)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "With the Task tool:\n\n- Write a clear description of the change\n- Pass the prompt to it\n",
+        "With the Task tool:\n\n- _prompt: x\n- _description: y\n",
+        "With the Task tool:\n\n- prompts: x\n- descriptions: y\n",
+        "With the Task tool:\n\n> - prompt: x\n> - description: y\n",
+    ],
+)
+def test_parameter_words_inside_list_items_are_not_parameter_bullets(body: str) -> None:
+    """A key counts only where forms.py reads one: the item's first word, or in an item that
+    opens with a `key: value` span. The words further into an item are prose."""
+    assert parse_text("x.md", body, FileKind.COMMAND).sites == ()
+    assert not could_yield(body)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "Run the critical path analysis on the build.",  # "critic" inside a longer word
+        "Use `useAgentEvents` to read the stream.",  # "agent" inside an identifier
+        "Launch the build. Read the report: it lists each failure.",  # a colon inside a line
+    ],
+)
+def test_agent_words_inside_other_words_and_colons_inside_lines_are_skipped(body: str) -> None:
+    assert parse_text("x.md", body, FileKind.COMMAND).sites == ()
+    assert not could_yield(body)

@@ -14,6 +14,8 @@ from spawnlint.parse.rule_sentence import is_rule_sentence
 from spawnlint.parse.send_message import mentions_send_message_tool
 from spawnlint.parse.spawn_syntax import (
     BLOCK_HEADER,
+    PARAM_ITEM,
+    PARAM_ITEM_INLINE,
     PARAM_KEYS,
     LineIndex,
     RawParam,
@@ -39,18 +41,6 @@ _KV_LINE = re.compile(r"^(?P<indent>\s*)(?:[-*+]\s+)?(?P<key>[a-z_]+)\s*:")
 
 
 _SUBAGENT_KV = re.compile(r"^\s*(?:[-*+]\s+)?subagent_type\s*:")
-
-
-_PARAM_ITEM = re.compile(
-    r"^\s*(?:[-*+]|\d+[.)])\s+(?:`|\*\*|__)?(?P<key>[a-z_]+)(?:`|\*\*|__)?"
-    r"(?:\s*(?:[:=—–]|-\s|\bis\b|\bset to\b|\bas\b))?\s*(?P<value>.*)$"
-)
-
-
-# `` - `subagent_type: x` ``, also behind a short label: `` - Native path: `subagent_type: x` ``
-_PARAM_ITEM_INLINE = re.compile(
-    r"^\s*(?:[-*+]|\d+[.)])\s+(?:[\w*][\w *-]{0,30}:\s+)?`(?P<key>[a-z_]+)\s*[:=]\s*(?P<value>[^`]*)`"
-)
 
 
 _TOOL_MENTION = re.compile(
@@ -515,7 +505,7 @@ def _quoted_bullet_name(line: str, at: int) -> list[Param]:
 def _item_params(lines: list[str], at: int) -> tuple[Param, ...]:
     """The parameters one list item gives: `` - `name`: x ``, or several `` `key: value` `` spans."""
     line = lines[at]
-    if _PARAM_ITEM_INLINE.match(line):
+    if PARAM_ITEM_INLINE.match(line):
         found: dict[str, Param] = {}
         sentence = Sentence(at + 1, at + 1, 1, line)
         for param in _sentence_params(sentence):
@@ -542,12 +532,12 @@ def _tool_in(text: str) -> str | None:
 
 def _item_param(lines: list[str], at: int) -> Param | None:
     line = lines[at]
-    m = _PARAM_ITEM_INLINE.match(line) or _PARAM_ITEM.match(line)
+    m = PARAM_ITEM_INLINE.match(line) or PARAM_ITEM.match(line)
     if m is None or m.group("key") not in PARAM_KEYS:
         return None
     raw_value = m.group("value").strip()
     value_column = m.start("value") + 1 + (len(m.group("value")) - len(m.group("value").lstrip()))
-    span = CODE_SPAN.search(raw_value) if m.re is _PARAM_ITEM else None
+    span = CODE_SPAN.search(raw_value) if m.re is PARAM_ITEM else None
     if span and span.start() == 0:
         raw_value = span.group(1)
         value_column += 1

@@ -73,7 +73,10 @@ _AGENT_CALL = re.compile(r"Agent\s*\(")
 _TASK_CALL = re.compile(r"Task\s*\(")
 # The end of a `Task:` / `**Agent tool:**` / `Subagent (x):` header line.
 _COLON_AT_END = re.compile(r":(?:\*\*|__)?[^\S\n]*$", re.MULTILINE)
-_LIST_ITEM = re.compile(r"\s*(?:[-*+]|\d+[.)])\s")
+# What stands before a key that opens a list item (spawn_syntax.PARAM_ITEM), and the letters that
+# would make it part of a longer word.
+_ITEM_OPENING = re.compile(r"\s*(?:[-*+]|\d+[.)])\s+(?:`|\*\*|__)?")
+_KEY_LETTER = re.compile("[a-z_]")
 _SPAN_NAME = re.compile(r"`[^\S\n]*name[^\S\n]*[=:]")
 _BARE_NAME = re.compile(r"name\s*[:=]")
 _STRONG_VERBS = tuple(
@@ -167,23 +170,36 @@ def _header_line(body: str, low: str) -> bool:
 def _parameter_bullets(body: str) -> bool:
     """F4 without a subagent_type: list items giving two parameters, prompt or description
     among them."""
-    if not (_list_item_with(body, "prompt") or _list_item_with(body, "description")):
+    if not (_item_gives(body, "prompt") or _item_gives(body, "description")):
         return False
     from spawnlint.parse.spawn_syntax import PARAM_KEYS
 
-    return sum(1 for key in PARAM_KEYS if _list_item_with(body, key)) >= 2
+    return sum(1 for key in PARAM_KEYS if _item_gives(body, key)) >= 2
 
 
-def _list_item_with(body: str, key: str) -> bool:
-    """Whether some line holding `key` is a list item."""
+def _item_gives(body: str, key: str) -> bool:
+    """Whether a list item could give `key` as forms.py reads one: as the item's first word
+    (`- prompt: x`, `` 1. `name` is y ``; PARAM_ITEM), or anywhere in an item that opens with a
+    `` `key: value` `` span (PARAM_ITEM_INLINE). A key further into a plain item is prose
+    ("- Write a clear description") and gives nothing."""
     at = body.find(key)
     while at >= 0:
-        start = body.rfind("\n", 0, at) + 1
-        if _LIST_ITEM.match(body, start, at + 1):
-            return True
-        end = body.find("\n", at)  # one test a line
-        at = body.find(key, end) if end >= 0 else -1
+        start = max(body.rfind("\n", 0, at), body.rfind("\r", 0, at)) + 1
+        end = _line_end(body, at)
+        if _ITEM_OPENING.fullmatch(body, start, at) and not _KEY_LETTER.match(body, at + len(key)):
+            return True  # the first occurrence in a line is the only one that can open the item
+        if "`" in body[start:end]:  # the key may stand anywhere in such an item, a label too
+            from spawnlint.parse.spawn_syntax import PARAM_ITEM_INLINE
+
+            if PARAM_ITEM_INLINE.match(body[start:end]):
+                return True
+        at = body.find(key, end)  # one test a line
     return False
+
+
+def _line_end(text: str, at: int) -> int:
+    ends = [e for e in (text.find("\n", at), text.find("\r", at)) if e >= 0]
+    return min(ends) if ends else len(text)
 
 
 def _bare_name_by_tool(body: str, paragraphs: _Paragraphs) -> bool:
@@ -222,8 +238,9 @@ class _Paragraphs:
 def _prose(body: str, low: str, present: frozenset[str], paragraphs: _Paragraphs) -> bool:
     """F6, F7 and F8 in prose. Every prose recogniser needs, in one sentence, a spawn verb and
     after it: for a strong verb (spawn, launch, ...) an agent noun, a team, a panel, a marked id
-    right after it or a colon; for any verb an agent noun (agent, teammate, worker, reviewer,
-    critic, helper) within 160 characters or five words, or a team within four words."""
+    right after it or a colon that ends a line; for any verb an agent noun (agent, teammate,
+    worker, reviewer, critic, helper) standing as a word within 160 characters or five words,
+    or a team within four words."""
     return (
         _strong_verb(low, present, paragraphs)
         or _verb_before_noun(body, low, present, paragraphs)
@@ -241,10 +258,23 @@ def _strong_verb(low: str, present: frozenset[str], paragraphs: _Paragraphs) -> 
                 return True  # ``Spawn `shop:critic` ``
             start, end = paragraphs.around(m.end())
             if start not in last_object:
-                last_object[start] = max(low.rfind(mark, start, end) for mark in (":", *_STRONG_OBJECTS))
+                nouns = (low.rfind(mark, start, end) for mark in _STRONG_OBJECTS)
+                last_object[start] = max(_last_line_colon(low, start, end), *nouns)
             if last_object[start] >= m.end():
                 return True  # a colon or an agent, team or panel after the verb
     return False
+
+
+def _last_line_colon(low: str, start: int, end: int) -> int:
+    """Where the last colon that ends a line of low[start:end] stands (-1: none). A strong verb
+    with no agent after it leads a list of agents only in a sentence that ends with a colon
+    (prose.spawn_lead), and a sentence ends only where its line or a full stop does."""
+    if "\r" in low[start:end]:
+        return low.rfind(":", start, end)  # lines that end in CR alone: any colon
+    last = -1
+    for m in _COLON_AT_END.finditer(low, start, end):
+        last = m.start()
+    return last
 
 
 def _verb_before_noun(body: str, low: str, present: frozenset[str], paragraphs: _Paragraphs) -> bool:
@@ -252,7 +282,7 @@ def _verb_before_noun(body: str, low: str, present: frozenset[str], paragraphs: 
 
     searched = (0, 0)  # no verb in body[searched[0]:searched[1]]
     nouns = tuple(noun for noun in _NOUNS if noun in present or (noun == "teammate" and "team" in present))
-    for at in sorted(_occurrences(low, nouns)):
+    for at in _noun_words(low, nouns):
         paragraph_start = paragraphs.around(at)[0]
         start = max(paragraph_start, at - _REFERENCE_WINDOW)
         if start > paragraph_start and len(low[start:at].split()) <= 5:
@@ -277,14 +307,32 @@ def _team_verb(low: str, present: frozenset[str], paragraphs: _Paragraphs) -> bo
     return False
 
 
-def _occurrences(low: str, words: tuple[str, ...]) -> list[int]:
+def _noun_words(low: str, nouns: tuple[str, ...]) -> list[int]:
+    """Where a noun stands as prose.py's weak-verb patterns read one, in order: after white
+    space (or `sub`, `sub-`), then an optional plural `s` and no letter, digit or `_` (their
+    `\\s+noun\\b`). "critical", "agentize" and "useAgentEvents" hold no noun."""
     found = []
-    for word in words:
-        at = low.find(word)
+    for noun in nouns:
+        at = low.find(noun)
         while at >= 0:
-            found.append(at)
-            at = low.find(word, at + 1)
-    return found
+            end = at + len(noun)
+            end += low.startswith("s", end)
+            if (end == len(low) or not _is_word_char(low[end])) and _after_space(low, at):
+                found.append(at)
+            at = low.find(noun, at + 1)
+    return sorted(found)
+
+
+def _after_space(low: str, at: int) -> bool:
+    if low.endswith("sub-", 0, at):
+        at -= 4
+    elif low.endswith("sub", 0, at):
+        at -= 3
+    return at > 0 and low[at - 1].isspace()
+
+
+def _is_word_char(c: str) -> bool:
+    return c.isalnum() or c == "_"  # the re module's \w
 
 
 def _rule_sentence(body: str, low: str, paragraphs: _Paragraphs) -> bool:

@@ -34,6 +34,18 @@ BLOCK_HEADER = re.compile(
 )
 
 
+# An F4 parameter bullet: `- prompt: x`, `` - `name`: x ``, `1. **description** is y` (the key is
+# the item's first word); or `` - `subagent_type: x` ``, also behind a short label
+# (`` - Native path: `subagent_type: x` ``).
+PARAM_ITEM = re.compile(
+    r"^\s*(?:[-*+]|\d+[.)])\s+(?:`|\*\*|__)?(?P<key>[a-z_]+)(?:`|\*\*|__)?"
+    r"(?:\s*(?:[:=—–]|-\s|\bis\b|\bset to\b|\bas\b))?\s*(?P<value>.*)$"
+)
+PARAM_ITEM_INLINE = re.compile(
+    r"^\s*(?:[-*+]|\d+[.)])\s+(?:[\w*][\w *-]{0,30}:\s+)?`(?P<key>[a-z_]+)\s*[:=]\s*(?P<value>[^`]*)`"
+)
+
+
 def block_header(line: str) -> bool:
     """Whether the line is an F2 header (`Task:`, `**Agent tool:**`, `Subagent (x):`)."""
     return BLOCK_HEADER.match(line) is not None
