@@ -23,9 +23,10 @@ from spawnlint.model import (
     Project,
 )
 from spawnlint.parallel import cores, map_isolated, parsed_markdown, start_markdown
-from spawnlint.parse import NO_SUPPRESSIONS, decode, parse_text, python_could_spawn
+from spawnlint.parse import NO_SUPPRESSIONS, decode, parse_text, python_could_spawn, suppressions
+from spawnlint.parse.python_outline import needs_cst
 from spawnlint.parse.rule_sentence import is_rule_sentence
-from spawnlint.parse.spawn_syntax import TooComplex
+from spawnlint.parse.spawn_syntax import TooComplex, split_lines
 from spawnlint.project import build_project
 from spawnlint.rules import RULES, stamp
 
@@ -74,7 +75,15 @@ def parse_all(
     keys: dict[str, str] = {}
     root = str(discovery.root)
     identities = dict(zip(listing.paths, listing.identities, strict=True)) if listing and cache else {}
-    for source in discovery.files if files is None else files:
+    sources = discovery.files if files is None else files
+    started = None
+    # Markdown first, so its workers run while this process reads and outlines the Python files.
+    ordered = [s for s in sources if s.kind is not FileKind.PYTHON] + [
+        s for s in sources if s.kind is FileKind.PYTHON
+    ]
+    for source in ordered:
+        if started is None and source.kind is FileKind.PYTHON:
+            started = start_markdown(discovery.root, markdown, settings)
         identity = (identities.get(source.path) or _identity(root, source)) if cache is not None else None
         known = cache.by_stat(source, identity) if cache is not None and identity is not None else None
         if known is not None:
@@ -107,7 +116,8 @@ def parse_all(
             python.append((source.path, result))
         elif cache is not None:
             cache.put(keys[source.path], _no_spawn_cue(source.path))  # so it is not decoded again
-    started = start_markdown(discovery.root, markdown, settings)  # in workers, while Python is parsed
+    if started is None:
+        started = start_markdown(discovery.root, markdown, settings)
     python_parsed = parse_python_isolated(python, settings.spawn_callables, 0 if started.in_workers else None)
     for result in [*parsed_markdown(started).values(), *python_parsed.values()]:
         _fresh(parsed, result, cache, keys)
@@ -223,8 +233,17 @@ def parse_data(source: SourceFile, data: bytes, settings: Settings) -> ParsedFil
     if text is None:
         return ParsedFile(source.path, source.kind, problems=(problem,) if problem else ())
     if source.kind is FileKind.PYTHON:
-        return text if python_could_spawn(text, settings.spawn_callables) else None
+        if not python_could_spawn(text, settings.spawn_callables):
+            return None
+        if not needs_cst(text, settings.spawn_callables):
+            return _no_site_python(source.path, text)
+        return text
     return parse_markdown(source, text, all_sentences=settings.no_name_rule.pattern is not None)
+
+
+def _no_site_python(path: str, text: str) -> ParsedFile:
+    """What python.py gives a file where the outline finds nothing for it to read."""
+    return ParsedFile(path, FileKind.PYTHON, suppressions=suppressions(split_lines(text), markdown=False))
 
 
 def parse_markdown(source: SourceFile, text: str, all_sentences: bool = True) -> ParsedFile:

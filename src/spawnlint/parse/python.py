@@ -24,15 +24,10 @@ from spawnlint.model import (
 )
 from spawnlint.parse.frontmatter import parse_tool_list
 from spawnlint.parse.markdown import analyse
+from spawnlint.parse.python_outline import MAX_NESTING, max_nesting, may_be_scanned
 from spawnlint.parse.send_message import mentions_send_message_tool
 from spawnlint.parse.spans import with_removals
 from spawnlint.parse.spawn_syntax import TooComplex, classify, is_absent, split_lines
-
-# libcst's native parser kills the process at about 1,500 nested brackets: refuse far sooner.
-MAX_NESTING = 200
-_STRING_CUES = re.compile(
-    r"subagent_type|\bAgent\b|\bTask\b|spawn|teammate|sub-?agent|launch|dispatch", re.IGNORECASE
-)
 
 
 @dataclass
@@ -54,7 +49,7 @@ class _Doc:
 
 
 def parse_python(path: str, text: str, callables: Sequence[str]) -> ParsedFile:
-    depth = _max_nesting(text)
+    depth = max_nesting(text)
     if depth > MAX_NESTING:
         why = (
             f"file nests brackets {depth} deep, past the {MAX_NESTING} that can be parsed safely; not checked"
@@ -90,39 +85,6 @@ def parse_python(path: str, text: str, callables: Sequence[str]) -> ParsedFile:
 
 def _problem(path: str, why: str) -> ParsedFile:
     return ParsedFile(path, FileKind.PYTHON, problems=(Problem("SL002", Finding(path, 1, 1, why)),))
-
-
-def _max_nesting(text: str) -> int:
-    depth = deepest = 0
-    quote: str | None = None
-    i, n = 0, len(text)
-    while i < n:
-        ch = text[i]
-        if quote:
-            if ch == "\\":
-                i += 2
-                continue
-            if text.startswith(quote, i):
-                i += len(quote)
-                quote = None
-                continue
-            if ch == "\n" and len(quote) == 1:
-                quote = None
-        elif ch == "#":
-            end = text.find("\n", i)
-            i = n if end < 0 else end
-            continue
-        elif ch in "\"'":
-            quote = text[i : i + 3] if text[i : i + 3] in ('"""', "'''") else ch
-            i += len(quote)
-            continue
-        elif ch in "([{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in ")]}":
-            depth = max(0, depth - 1)
-        i += 1
-    return deepest
 
 
 class _Collector(cst.CSTVisitor):
@@ -268,7 +230,7 @@ class _Collector(cst.CSTVisitor):
         if id(node) in self.claimed:
             return
         doc = self._doc(node)
-        if doc is None or len(doc.text) < 12 or not _STRING_CUES.search(doc.text):
+        if doc is None or not may_be_scanned(doc.text):
             return
         lines = split_lines(doc.text)
         for site in analyse(self.path, lines, 0).sites:
