@@ -15,10 +15,13 @@ from spawnlint.config import load_settings
 from spawnlint.discover import Plugin, SourceFile
 from spawnlint.engine import parse_data
 from spawnlint.model import FileKind
+from spawnlint.parse import python_could_spawn
 from spawnlint.parse.python import parse_python
 from spawnlint.parse.python_outline import needs_cst
 
 CALLABLES = ("Agent", "Task")
+# Public plugin repositories, where a machine has them (not in CI): see test_fast_blocks.py.
+REAL_TREES = [Path("/work/realrepos"), Path("/tmp/held")]
 PYTHON_FILES = sorted(
     p for folder in ("src", "tests", "bench") for p in (REPO / folder).rglob("*.py") if ".venv" not in p.parts
 )
@@ -34,6 +37,21 @@ def test_a_file_the_outline_clears_gives_libcst_nothing(path: Path) -> None:
     text = path.read_text("utf-8")
     if not needs_cst(text, CALLABLES):
         assert not _finds_something(text)
+
+
+@pytest.mark.skipif(not any(p.is_dir() for p in REAL_TREES), reason="no real plugin repositories here")
+def test_no_python_file_of_real_repositories_the_outline_clears_gives_libcst_anything() -> None:
+    cleared = 0
+    for tree in (p for p in REAL_TREES if p.is_dir()):
+        for path in sorted(tree.rglob("*.py")):
+            try:
+                text = path.read_text("utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue
+            if python_could_spawn(text, CALLABLES) and not needs_cst(text, CALLABLES):  # as the engine asks
+                cleared += 1
+                assert not _finds_something(text), path
+    assert cleared
 
 
 @pytest.mark.parametrize(
