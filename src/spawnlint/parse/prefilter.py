@@ -342,8 +342,18 @@ def _rule_sentence(body: str, low: str, paragraphs: _Paragraphs) -> bool:
 
     at = low.find("name")
     while at >= 0:
+        if not _word_at(low, at, at + 4):
+            at = low.find("name", at + 4)  # "filename", "named": the sentence needs the word
+            continue
         start, end = paragraphs.around(at)
         if is_rule_sentence(body[start:end], require_mechanism=False):
             return True
         at = low.find("name", end)
     return False
+
+
+def _word_at(low: str, start: int, end: int) -> bool:
+    """Whether low[start:end] is a whole word (`\\b` on both sides)."""
+    return (start == 0 or not _is_word_char(low[start - 1])) and (
+        end >= len(low) or not _is_word_char(low[end])
+    )
