@@ -247,6 +247,7 @@ def test_a_body_the_second_test_skips_has_nothing_the_block_parse_finds(body: st
         "With the Task tool:\n\n1. prompt \u2014 Find the bug\n2. model is haiku\n",  # numbered, no colon
         "With the Task tool:\n\n- The prompt path: `description: x`, `prompt: y`\n",  # spans behind a label
         'With the Task tool, pass name: "scout" and a prompt.',  # F5, a bare name by the tool
+        "With the Task tool, set `name` to `critic-1`.",  # F5, a name span then its value
         "Task:\n  prompt: Find the bug\n  description: Research\n",  # F2 under a header
         "Spawn `shop:critic` now.",  # a strong verb and a marked id
         "Dispatch in parallel:\n\n- **security-auditor**\n- **code-reviewer**\n",  # F7, a colon
@@ -285,8 +286,9 @@ def test_parameter_words_inside_list_items_are_not_parameter_bullets(body: str) 
         "Run the critical path analysis on the build.",  # "critic" inside a longer word
         "Use `useAgentEvents` to read the stream.",  # "agent" inside an identifier
         "Launch the build. Read the report: it lists each failure.",  # a colon inside a line
+        "The `name` field names the file; the Task tool reads it.",  # a `name` span, no value
     ],
 )
-def test_agent_words_inside_other_words_and_colons_inside_lines_are_skipped(body: str) -> None:
+def test_words_and_colons_no_recogniser_reads_that_way_are_skipped(body: str) -> None:
     assert parse_text("x.md", body, FileKind.COMMAND).sites == ()
     assert not could_yield(body)

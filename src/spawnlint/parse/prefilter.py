@@ -78,6 +78,8 @@ _COLON_AT_END = re.compile(r":(?:\*\*|__)?[^\S\n]*$", re.MULTILINE)
 _ITEM_OPENING = re.compile(r"\s*(?:[-*+]|\d+[.)])\s+(?:`|\*\*|__)?")
 _KEY_LETTER = re.compile("[a-z_]")
 _SPAN_NAME = re.compile(r"`[^\S\n]*name[^\S\n]*[=:]")
+# `` `name` set to `x` ``: forms.py's key-then-value spans, the name's form.
+_NAME_SPAN_THEN_VALUE = re.compile(r"`name`\s*(?:set\s+to|=|:|as|of|to)\s*`")
 _BARE_NAME = re.compile(r"name\s*[:=]")
 _STRONG_VERBS = tuple(
     (word.split()[0], re.compile(word + r"(?![\w-])"))
@@ -148,7 +150,7 @@ def _structured(body: str, low: str, paragraphs: _Paragraphs) -> bool:
     # (`name: "x"`) in a sentence naming the Agent/Task tool.
     if "name" not in body:
         return False
-    if "`name`" in body or _SPAN_NAME.search(body):
+    if _SPAN_NAME.search(body) or ("`name`" in body and _NAME_SPAN_THEN_VALUE.search(body)):
         return True
     return ("Agent" in body or "Task" in body) and _bare_name_by_tool(body, paragraphs)
 
