@@ -24,6 +24,7 @@ from spawnlint.model import (
 )
 from spawnlint.parse.frontmatter import parse_tool_list
 from spawnlint.parse.markdown import analyse
+from spawnlint.parse.prefilter import could_yield
 from spawnlint.parse.python_outline import MAX_NESTING, max_nesting, may_be_scanned
 from spawnlint.parse.send_message import mentions_send_message_tool
 from spawnlint.parse.spans import with_removals
@@ -230,8 +231,8 @@ class _Collector(cst.CSTVisitor):
         if id(node) in self.claimed:
             return
         doc = self._doc(node)
-        if doc is None or not may_be_scanned(doc.text):
-            return
+        if doc is None or not may_be_scanned(doc.text) or not could_yield(doc.text):
+            return  # could_yield: the markdown body test, which no string with a spawn fails
         lines = split_lines(doc.text)
         for site in analyse(self.path, lines, 0).sites:
             self.sites.append(_relocate(site, doc))
