@@ -292,3 +292,39 @@ def test_parameter_words_inside_list_items_are_not_parameter_bullets(body: str) 
 def test_words_and_colons_no_recogniser_reads_that_way_are_skipped(body: str) -> None:
     assert parse_text("x.md", body, FileKind.COMMAND).sites == ()
     assert not could_yield(body)
+
+
+_RULE_PIECES = [
+    "Never",
+    "never",
+    "do not",
+    "Do\tnot",
+    "don't",
+    "don’t",
+    "DONT",
+    "must not",
+    "mustn't",
+    "without",
+    "omits",
+    "Omit",
+    "Agent",
+    "agents",
+    "Tasks",
+    "subagent",
+    "Sub-Agents",
+    "spawn",
+    "Spawning",
+    "`name`",
+    "name",
+    "the",
+    ".",
+]
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(_RULE_PIECES), max_size=10).map(" ".join))
+def test_every_rule_sentence_holds_the_words_the_body_test_looks_for(text: str) -> None:
+    from spawnlint.parse.prefilter import _has_rule_words
+
+    if is_rule_sentence(text, require_mechanism=False):
+        assert _has_rule_words(text.lower())
