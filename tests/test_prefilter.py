@@ -19,7 +19,7 @@ from spawnlint.engine import lint
 from spawnlint.model import FileKind
 from spawnlint.parse import forms, markdown, parse_text
 from spawnlint.parse.frontmatter import split_frontmatter
-from spawnlint.parse.prefilter import could_yield, hot_lines, may_spawn
+from spawnlint.parse.prefilter import _has_rule_words, could_yield, hot_lines, may_spawn
 from spawnlint.parse.rule_sentence import is_rule_sentence
 from spawnlint.parse.spawn_syntax import split_lines
 
@@ -324,7 +324,5 @@ _RULE_PIECES = [
 @settings(max_examples=2000, deadline=None)
 @given(st.lists(st.sampled_from(_RULE_PIECES), max_size=10).map(" ".join))
 def test_every_rule_sentence_holds_the_words_the_body_test_looks_for(text: str) -> None:
-    from spawnlint.parse.prefilter import _has_rule_words
-
     if is_rule_sentence(text, require_mechanism=False):
         assert _has_rule_words(text.lower())
