@@ -39,6 +39,13 @@ def test_a_file_the_outline_clears_gives_libcst_nothing(path: Path) -> None:
         assert not _finds_something(text)
 
 
+def test_the_repository_gives_the_test_above_files_it_clears() -> None:
+    """Files that mention spawning and yet need no libcst, so the test above can fail."""
+    texts = [p.read_text("utf-8") for p in PYTHON_FILES]
+    cleared = [t for t in texts if python_could_spawn(t, CALLABLES) and not needs_cst(t, CALLABLES)]
+    assert len(cleared) >= 10
+
+
 @pytest.mark.skipif(not any(p.is_dir() for p in REAL_TREES), reason="no real plugin repositories here")
 def test_no_python_file_of_real_repositories_the_outline_clears_gives_libcst_anything() -> None:
     cleared = 0

@@ -73,10 +73,6 @@ _AGENT_CALL = re.compile(r"Agent\s*\(")
 _TASK_CALL = re.compile(r"Task\s*\(")
 # The end of a `Task:` / `**Agent tool:**` / `Subagent (x):` header line.
 _COLON_AT_END = re.compile(r":(?:\*\*|__)?[^\S\n]*$", re.MULTILINE)
-# What stands before a key that opens a list item (spawn_syntax.PARAM_ITEM), and the letters that
-# would make it part of a longer word.
-_ITEM_OPENING = re.compile(r"\s*(?:[-*+]|\d+[.)])\s+(?:`|\*\*|__)?")
-_KEY_LETTER = re.compile("[a-z_]")
 _SPAN_NAME = re.compile(r"`[^\S\n]*name[^\S\n]*[=:]")
 # `` `name` set to `x` ``: forms.py's key-then-value spans, the name's form.
 _NAME_SPAN_THEN_VALUE = re.compile(r"`name`\s*(?:set\s+to|=|:|as|of|to)\s*`")
@@ -180,21 +176,21 @@ def _parameter_bullets(body: str) -> bool:
 
 
 def _item_gives(body: str, key: str) -> bool:
-    """Whether a list item could give `key` as forms.py reads one: as the item's first word
-    (`- prompt: x`, `` 1. `name` is y ``; PARAM_ITEM), or anywhere in an item that opens with a
-    `` `key: value` `` span (PARAM_ITEM_INLINE). A key further into a plain item is prose
-    ("- Write a clear description") and gives nothing."""
+    """Whether a list item could give `key`, read with forms.py's own patterns: as the item's
+    first word (`- prompt: x`, `` 1. `name` is y ``; PARAM_ITEM), or anywhere in an item that
+    opens with a `` `key: value` `` span (PARAM_ITEM_INLINE). A key further into a plain item is
+    prose ("- Write a clear description") and gives nothing."""
+    from spawnlint.parse.spawn_syntax import PARAM_ITEM, PARAM_ITEM_INLINE
+
     at = body.find(key)
     while at >= 0:
-        start = max(body.rfind("\n", 0, at), body.rfind("\r", 0, at)) + 1
         end = _line_end(body, at)
-        if _ITEM_OPENING.fullmatch(body, start, at) and not _KEY_LETTER.match(body, at + len(key)):
-            return True  # the first occurrence in a line is the only one that can open the item
-        if "`" in body[start:end]:  # the key may stand anywhere in such an item, a label too
-            from spawnlint.parse.spawn_syntax import PARAM_ITEM_INLINE
-
-            if PARAM_ITEM_INLINE.match(body[start:end]):
-                return True
+        line = body[max(body.rfind("\n", 0, at), body.rfind("\r", 0, at)) + 1 : end]
+        if "`" in line and PARAM_ITEM_INLINE.match(line):
+            return True  # the key may stand anywhere in such an item, a label too
+        item = PARAM_ITEM.match(line)
+        if item is not None and item.group("key") == key:
+            return True
         at = body.find(key, end)  # one test a line
     return False
 
