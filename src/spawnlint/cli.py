@@ -122,7 +122,7 @@ def _audit_parser(verbs: Verbs) -> None:
         "path", nargs="?", type=Path, help="the project (default: around the current directory)"
     )
     audit.add_argument("--root", type=Path, help="the project root, as for check")
-    audit.add_argument("--output-format", choices=["markdown", "json", "summary"], default="markdown")
+    audit.add_argument("--output-format", choices=["markdown", "json"], default="markdown")
     audit.add_argument("--config", type=Path, help="the configuration file (default: the nearest)")
     audit.add_argument(
         "-o",
@@ -136,7 +136,8 @@ def _audit_parser(verbs: Verbs) -> None:
     audit.add_argument(
         "--summary",
         action="store_true",
-        help="with --output: also print the summary (counts and every finding) on stdout",
+        help="print the summary only (counts a plugin, the findings); with --output, the whole"
+        " report goes to the file and the summary to stdout",
     )
 
 
@@ -226,7 +227,7 @@ def _project_root(explicit: Path | None, start: Path) -> Path | None:
 
 
 def _audit(args: argparse.Namespace) -> int:
-    from spawnlint.audit import render_json, render_markdown
+    from spawnlint.audit import render_json, render_markdown, render_summary
     from spawnlint.engine import lint
 
     if args.path is not None and args.root is None:
@@ -239,8 +240,12 @@ def _audit(args: argparse.Namespace) -> int:
     if root is None:
         return 2
     settings = load_settings(root, Path.cwd(), args.config, CODES)
-    result = lint(root, settings)
+    with Progress.on_terminal(sys.stderr, f"auditing {root}"):
+        result = lint(root, settings)
     diagnostics = apply(result.diagnostics, result.project, _filters(settings), SourceLines(root))
+    if args.summary and args.output is None:
+        sys.stdout.write(render_summary(result.project, diagnostics))
+        return 0
     render = render_json if args.output_format == "json" else render_markdown
     report = render(result.project, diagnostics)
     if args.output is None:
@@ -251,7 +256,9 @@ def _audit(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"spawnlint: --output {args.output}: {exc.strerror or exc}", file=sys.stderr)
         return 2
-    print(f"spawnlint: wrote the audit to {args.output}", file=sys.stderr)
+    if args.summary:
+        sys.stdout.write(render_summary(result.project, diagnostics, str(args.output)))
+    print(f"spawnlint: wrote the audit to {printable(str(args.output))}", file=sys.stderr)
     return 0
 
 
