@@ -5,16 +5,20 @@ baseline feedback, JSON and JUnit fields)."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import sys
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterator
+from contextlib import redirect_stdout
 from pathlib import Path
 
 import pytest
 
 from conftest import run_cli
 from spawnlint import __version__
+from spawnlint.cli import main
 from test_cli import PLUGIN
 
 Make = Callable[[dict[str, str | bytes]], Path]
@@ -198,3 +202,60 @@ def test_junit_cases_carry_their_line(project: Make) -> None:
 def test_audit_json_has_format_and_version(project: Make) -> None:
     data = json.loads(run_cli("audit", str(project(PLUGIN)), "--output-format", "json").out)
     assert data["format"] == "spawnlint-audit/1" and data["spawnlint_version"] == __version__
+
+
+# Progress on long runs
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.fixture
+def terminal(monkeypatch: pytest.MonkeyPatch) -> _Terminal:
+    """Standard error is a terminal, and the progress line shows at once (no timing in tests)."""
+    from spawnlint.report import progress
+
+    for name in ("PRE_COMMIT", "CI", "GITHUB_ACTIONS"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    monkeypatch.setattr(progress, "_DELAY", 0.0)
+    return _Terminal()  # each test makes it sys.stderr: pytest's capture resets it after setup
+
+
+def _main(*args: str) -> tuple[int, str]:
+    out = io.StringIO()
+    with redirect_stdout(out):
+        code = main(list(args))
+    return code, out.getvalue()
+
+
+@pytest.mark.parametrize("verb", ["check", "audit"])
+def test_progress_on_a_terminal_goes_to_stderr_and_is_erased(
+    project: Make, terminal: _Terminal, monkeypatch: pytest.MonkeyPatch, verb: str
+) -> None:
+    root = project(PLUGIN)
+    monkeypatch.setattr(sys, "stderr", terminal)
+    code, out = _main(verb, "--root", str(root))
+    assert "spawnlint: " in terminal.getvalue() and terminal.getvalue().endswith("\r\x1b[K")
+    assert "\r" not in out and "\x1b" not in out  # the report itself is untouched
+
+
+@pytest.mark.parametrize("variable", ["PRE_COMMIT", "CI", "GITHUB_ACTIONS"])
+def test_no_progress_under_pre_commit_or_ci(
+    project: Make, terminal: _Terminal, monkeypatch: pytest.MonkeyPatch, variable: str
+) -> None:
+    monkeypatch.setenv(variable, "1" if variable == "PRE_COMMIT" else "true")
+    monkeypatch.setattr(sys, "stderr", terminal)
+    _main("check", "--root", str(project(PLUGIN)))
+    _main("audit", "--root", str(project(PLUGIN)))
+    assert terminal.getvalue() == ""
+
+
+def test_no_progress_when_stderr_is_not_a_terminal(project: Make, monkeypatch: pytest.MonkeyPatch) -> None:
+    from spawnlint.report import progress
+
+    monkeypatch.setattr(progress, "_DELAY", 0.0)
+    run = run_cli("check", "--root", str(project(PLUGIN)))
+    assert "\r" not in run.err and "\x1b" not in run.err

@@ -22,6 +22,7 @@ from spawnlint.report import FORMATS
 from spawnlint.report.colour import colourise, without_summary
 from spawnlint.report.concise import fixable_hint, printable
 from spawnlint.report.progress import Progress
+from spawnlint.report.progress import wanted as progress_wanted
 from spawnlint.report.safe import display_lines, escape_controls, log_text
 from spawnlint.rules import BY_CODE, CODES, RULES
 from spawnlint.source_lines import SourceLines
@@ -269,7 +270,7 @@ def _transcripts(args: argparse.Namespace) -> int:
     if not folder.is_dir():
         print(f"spawnlint: {folder}: not a directory", file=sys.stderr)
         return 2
-    progress = transcripts.TerminalProgress(sys.stderr) if sys.stderr.isatty() else None
+    progress = transcripts.TerminalProgress(sys.stderr) if progress_wanted(sys.stderr) else None
     result = transcripts.scan(folder, progress)
     if progress is not None:
         progress.clear()

@@ -46,6 +46,8 @@ class Progress:
         return cls(stream if wanted(stream) else None, what)
 
     def __enter__(self) -> Progress:
+        if self.stream is not None and _DELAY <= 0:
+            self._show()  # no delay: shown at once (what a test can observe without timing)
         if self.stream is not None:
             self.thread = threading.Thread(target=self._run, daemon=True)
             self.thread.start()
@@ -64,12 +66,16 @@ class Progress:
     def line(self, elapsed: float) -> str:
         return f"spawnlint: {self.what} ({int(elapsed)} s)"
 
-    def _run(self) -> None:
-        if self.stop.wait(_DELAY) or self.stream is None:
-            return
-        while True:
+    def _show(self) -> None:
+        if self.stream is not None:
             self.stream.write("\r\x1b[K" + self.line(time.monotonic() - self.started))
             self.stream.flush()
             self.shown = True
+
+    def _run(self) -> None:
+        if self.stop.wait(max(_DELAY, 0)):
+            return
+        while True:
+            self._show()
             if self.stop.wait(_EVERY):
                 return
