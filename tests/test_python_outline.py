@@ -5,7 +5,6 @@ the repository, on hand-written traps, and on generated modules."""
 from __future__ import annotations
 
 import os
-
 from pathlib import Path
 
 import pytest
