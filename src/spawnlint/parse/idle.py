@@ -64,8 +64,7 @@ _TEAM_WORD = re.compile(rf"\b{_WHO}\b|\bidle[_ ]notification", re.IGNORECASE)
 def idle_claims(lines: list[str], body_start: int) -> tuple[tuple[int, int], ...]:
     """(line, column) of each sentence of the body that reads idle, or a turn's end, as done."""
     body = "\n".join(lines[body_start:])
-    lowered = body.lower()
-    if "idle" not in lowered and "turn" not in lowered:
+    if not _may_claim(body.lower()):
         return ()
     found: list[tuple[int, int]] = []
     for start, sentence in _sentences(body):
@@ -87,4 +86,9 @@ def _sentences(body: str) -> list[tuple[int, str]]:
         out.append((start, body[start : m.start()]))
         start = m.end()
     out.append((start, body[start:]))
-    return [(s, t) for s, t in out if "idle" in t.lower() or "turn" in t.lower()]
+    return [(s, t) for s, t in out if _may_claim(t.lower())]
+
+
+def _may_claim(lowered: str) -> bool:
+    """The cheap test: every pattern needs "idle" or a turn that ends ("return" is not one)."""
+    return "idle" in lowered or "turn end" in lowered or "turn is over" in lowered
