@@ -11,7 +11,6 @@ from conftest import REPO
 from spawnlint.config import Settings
 from spawnlint.engine import lint
 from spawnlint.parse.prefilter import could_yield, may_spawn
-from spawnlint.rules import OPT_IN
 
 sys.path.insert(0, str(REPO / "bench"))
 from generate import filler, generate  # noqa: E402
@@ -36,8 +35,7 @@ def test_generated_marketplace_is_read_in_full(tmp_path: Path) -> None:
         if s.site.subagent_type
     )
     assert len(unknown) < len(result.project.spawns) // 5
-    # opt-in rules run too; the filter stage drops them unless selected by code
-    assert {d.code for d in result.diagnostics} - OPT_IN <= {"SL101", "SL102", "SL103", "SL201", "SL301"}
+    assert {d.code for d in result.diagnostics} <= {"SL101", "SL102", "SL103", "SL201", "SL301"}
 
 
 def test_prose_filler_only_lets_the_prefilter_through_at_its_mention_rate() -> None:

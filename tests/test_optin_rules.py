@@ -197,3 +197,11 @@ def test_idle_rule_off_by_default(tmp_path: Path) -> None:
     root = _project(tmp_path, command, config="")
     assert [line for line in run_cli("check", "--root", str(root)).lines if "SL105" in line] == []
     assert len(run_cli("check", "--root", str(root), "--extend-select", "SL105").lines) == 2  # and SL202
+
+
+def test_an_unselected_opt_in_rule_does_not_run(tmp_path: Path) -> None:
+    """It neither reports nor uses up a suppression (so SL900 still sees the comment as unused)."""
+    command = "<!-- spawnlint: ignore-file -->\n" + _spawn("Review the change and tell me what you think.")
+    root = _project(tmp_path, command, config="")
+    assert [line.split(" ")[1] for line in run_cli("check", "--root", str(root)).lines] == ["SL900"]
+    assert run_cli("check", "--root", str(root), "--select", "SL104").lines == []  # used, so not unused
