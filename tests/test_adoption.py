@@ -259,3 +259,18 @@ def test_no_progress_when_stderr_is_not_a_terminal(project: Make, monkeypatch: p
     monkeypatch.setattr(progress, "_DELAY", 0.0)
     run = run_cli("check", "--root", str(project(PLUGIN)))
     assert "\r" not in run.err and "\x1b" not in run.err
+
+
+def test_opt_in_rules_stay_off_unless_named_on_either_layer() -> None:
+    from spawnlint.rules import CODES
+    from spawnlint.suppress import layered_selection
+
+    def enabled(*layers: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]) -> set[str]:
+        return set(layered_selection(layers, CODES, {"SL104"}))
+
+    assert "SL104" not in enabled(((), (), ()), ((), (), ()))
+    assert "SL104" not in enabled((("SL1",), (), ()), ((), (), ()))  # a prefix does not opt in
+    assert "SL104" in enabled(((), ("SL104",), ()), ((), (), ()))  # the configuration opts in
+    assert "SL104" in enabled(((), (), ()), (("SL104",), (), ()))  # the command line does
+    assert "SL104" not in enabled(((), ("SL104",), ()), ((), (), ("SL104",)))  # and its --ignore wins
+    assert enabled(((), ("SL104",), ()), (("SL101",), (), ())) == {"SL101"}  # --select replaces

@@ -43,18 +43,25 @@ def selected(code: str, select: tuple[str, ...], ignore: tuple[str, ...]) -> boo
 Selection = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]  # select, extend-select, ignore
 
 
-def layered_selection(layers: Iterable[Selection], codes: Iterable[str]) -> tuple[str, ...]:
+def layered_selection(
+    layers: Iterable[Selection], codes: Iterable[str], opt_in: Iterable[str] = OPT_IN
+) -> tuple[str, ...]:
     """The codes enabled by selections applied in order (the configuration's, then the command
     line's), as ruff resolves them: a layer's `select` replaces what came before, its
-    `extend-select` adds, its `ignore` removes; within a layer the longest matching prefix wins."""
+    `extend-select` adds, its `ignore` removes; within a layer the longest matching prefix wins.
+    An opt-in rule is enabled only by its own code (a prefix such as `SL1` never turns it on)."""
     codes = tuple(codes)
-    enabled = set(codes)
+    manual = frozenset(opt_in)
+    enabled = {c for c in codes if c not in manual}
     for select, extend, ignore in layers:
+        named = {c.upper() for c in select + extend}
         if select:
-            enabled = {c for c in codes if selected(c, select + extend, ignore)}
+            enabled = {
+                c for c in codes if selected(c, select + extend, ignore) and (c not in manual or c in named)
+            }
             continue
         for code in codes:
-            added = _longest(code, extend)
+            added = _longest(code, extend) if code not in manual or code in named else -1
             dropped = _longest(code, ignore)
             if added > dropped:
                 enabled.add(code)
