@@ -86,9 +86,10 @@ def _parser() -> argparse.ArgumentParser:
 
     verbs.add_parser(
         "guard",
-        help="a Claude Code PreToolUse hook: deny named spawns that would be mute",
+        help="a Claude Code PreToolUse hook: deny (or rewrite) named spawns that would be mute",
         description="Reads a PreToolUse hook payload on stdin and prints a deny decision for a named"
-        " Agent/Task call whose answer would never come back; prints nothing otherwise. Always exits 0.",
+        " Agent/Task call whose answer would never come back (with `[guard] mode = \"rewrite\"`: an"
+        " allow decision for the same call without `name`); prints nothing otherwise. Always exits 0.",
     )
 
     rule = verbs.add_parser("rule", help="print a rule's page")
