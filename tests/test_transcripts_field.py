@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import time
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from conftest import REPO, run_cli
 from spawnlint.transcripts import (
@@ -396,3 +399,64 @@ def test_file_symlinks_out_of_the_folder_are_refused_and_counted(tmp_path: Path)
 def test_as_dict_keys_are_the_documented_order(field: Path) -> None:
     agent: AgentTranscript = scan(field).agents[0]
     assert list(as_dict(agent, None))[:4] == ["kind", "layout", "name", "agent_type"]
+
+
+_WORDS = [
+    "type",
+    "message",
+    "content",
+    "text",
+    "name",
+    "input",
+    "id",
+    "to",
+    "tool_use_id",
+    "operation",
+    "attachment",
+    "prompt",
+    "agentName",
+    "teamName",
+    "assistant",
+    "user",
+    "tool_use",
+    "tool_result",
+    "queue-operation",
+    "enqueue",
+    "queued_command",
+    "SendMessage",
+    "Agent",
+    "SubagentHandback",
+]
+_TEXTS = st.sampled_from(
+    [
+        notification("t1", "s"),
+        framed("r") + "tail",
+        '<agent-message from="f1">[Subagent hand-back] x',
+        "<task-notification><task-id>",
+        "Report delivered via SubagentHandback.",
+    ]
+)
+_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=12) | st.sampled_from(_WORDS) | _TEXTS,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(_WORDS), inner, max_size=5),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lead=st.lists(_VALUES, max_size=8), agent=st.lists(_VALUES, max_size=6))
+def test_any_lead_and_agent_records_are_scanned_and_rendered(
+    tmp_path: Path, lead: list[Any], agent: list[Any]
+) -> None:
+    root = tmp_path / "fuzz"
+    shutil.rmtree(root, ignore_errors=True)
+    write_lines(root / PROJECT / f"{LEAD_SESSION}.jsonl", [json.dumps(v) for v in lead])
+    write_agent(
+        root, "f1", subagent_meta("general-purpose", "toolu_1"), [json.dumps(v) for v in agent], LEAD_SESSION
+    )
+    result = scan(root)
+    assert len(result.agents) >= 1
+    for fmt in ("text", "json"):
+        run = run_cli("transcripts", str(root), "--output-format", fmt)
+        assert run.code == 0, run.err
+    json.loads(run_cli("transcripts", str(root), "--output-format", "json").out)

@@ -655,9 +655,10 @@ def _user(facts: FileFacts, offset: int, record: dict[str, Any]) -> None:
         if not isinstance(block, dict):
             continue
         at = -1 if block.get("whole") else index
-        if block.get("type") == "tool_result" and block.get("tool_use_id") in spawned:
+        use_id = block.get("tool_use_id")
+        if block.get("type") == "tool_result" and isinstance(use_id, str) and use_id in spawned:
             text = result_text(block.get("content"), _SCAN_CHARS)
-            facts.replies[block["tool_use_id"]] = Reply(
+            facts.replies[use_id] = Reply(
                 TextRef(facts.path, offset, at, "result", HANDBACK_MARK in text),
                 HANDBACK_MARK in text,
                 not text.strip(),
