@@ -460,3 +460,29 @@ def test_any_lead_and_agent_records_are_scanned_and_rendered(
         run = run_cli("transcripts", str(root), "--output-format", fmt)
         assert run.code == 0, run.err
     json.loads(run_cli("transcripts", str(root), "--output-format", "json").out)
+
+
+def test_a_named_spawn_run_as_a_subagent_is_not_missing(tmp_path: Path) -> None:
+    root = tmp_path / "projects"
+    write_agent(
+        root, "h1", subagent_meta("general-purpose", "toolu_n1"), [assistant(text("answer"))], LEAD_SESSION
+    )
+    lead_only(root, [spawn_call("toolu_n1", name="named-but-headless", prompt=".")])
+    result = scan(root)
+    assert result.missing == () and result.agents[0].tool_use_id == "toolu_n1"
+
+
+def test_sidechain_and_compact_summary_records_of_a_lead_are_not_the_leads(tmp_path: Path) -> None:
+    root = tmp_path / "projects"
+    notice = notification("t9", "x")
+    lead_only(
+        root,
+        [
+            {**spawn_call("toolu_side", name="side", prompt="."), "isSidechain": True},
+            {**send("critic", "from a subagent"), "isSidechain": True},
+            user_text(notice),
+            user_text("This session is being continued. Earlier: " + notice, isCompactSummary=True),
+        ],
+    )
+    result = scan(root)
+    assert result.missing == () and result.duplicates == ()

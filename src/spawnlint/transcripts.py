@@ -95,6 +95,7 @@ class FileFacts:
     """What one streaming pass over one transcript file found; texts only as references."""
 
     path: str
+    top_level: bool = False  # a session's own transcript: a lead's, or a teammate's own process
     records: int = 0
     malformed: int = 0
     oversized: int = 0
@@ -125,6 +126,7 @@ class AgentTranscript:
     session: str
     project: str
     agent_id: str
+    tool_use_id: str | None  # the lead's Agent call that spawned it (a subagent's meta says)
     team_name: str | None
     description: str | None
     meta: str | None  # posix paths relative to the scanned folder
@@ -322,7 +324,7 @@ def scan(
     processes: list[tuple[_Session, FileFacts]] = []
     for entry in sessions:
         if entry.lead is not None:
-            facts = _read_lines(entry.lead, line_cap) or FileFacts(str(entry.lead))
+            facts = _read_lines(entry.lead, line_cap, top_level=True) or FileFacts(str(entry.lead))
             tick()
             if facts.agent_name is not None:
                 processes.append((entry, facts))
@@ -379,6 +381,7 @@ def _in_process(
         session=entry.session,
         project=entry.project,
         agent_id=agent_id,
+        tool_use_id=_string(meta.get("toolUseId")),
         team_name=_string(meta.get("teamName")),
         description=_string(meta.get("description")),
         meta=rel,
@@ -416,6 +419,7 @@ def _process_teammate(
         session=entry.session,
         project=entry.project,
         agent_id=entry.session,
+        tool_use_id=spawn.tool_use_id if spawn else None,
         team_name=facts.team_name,
         description=spawn.description if spawn else None,
         meta=None,
@@ -474,6 +478,7 @@ def _missing(
 ) -> Iterator[MissingSpawn]:
     in_session = {(a.project, a.session, a.name) for a in agents if a.layout == "in-process"}
     in_project = {(a.project, a.name) for a in agents if a.layout == "process"}
+    spawned = {(a.project, a.session, a.tool_use_id) for a in agents if a.tool_use_id}
     for (project, session), lead in sorted(leads.items(), key=lambda item: item[0]):
         seen: set[str] = set()
         for spawn in lead.spawns:
@@ -483,6 +488,8 @@ def _missing(
             seen.add(name)
             if (project, session, name) in in_session or (project, name) in in_project:
                 continue
+            if (project, session, spawn.tool_use_id) in spawned:
+                continue  # named, yet run as a subagent (headless runs ignore `name`)
             yield MissingSpawn(
                 name,
                 spawn.subagent_type,
@@ -534,12 +541,12 @@ def _read_meta(path: Path) -> dict[str, Any] | str:
 # Reading one transcript, one line at a time
 
 
-def _read_lines(path: Path, line_cap: int) -> FileFacts | None:
+def _read_lines(path: Path, line_cap: int, top_level: bool = False) -> FileFacts | None:
     """The facts of one transcript; None when it cannot be opened. The file is opened without
     following a symlink that replaced it after it was listed."""
     if isinstance(_plain_file(path), str):
         return None
-    facts = FileFacts(str(path))
+    facts = FileFacts(str(path), top_level)
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0))
         with os.fdopen(fd, "rb") as handle:
@@ -584,6 +591,10 @@ def _take(facts: FileFacts, offset: int, line: bytes | None) -> None:
         facts.malformed += 1
         return
     facts.records += 1
+    if record.get("isCompactSummary") is True:
+        return  # a summary of the conversation so far quotes what was already counted
+    if facts.top_level and record.get("isSidechain") is True:
+        return  # a subagent's record that older builds wrote into the session's own transcript
     if facts.agent_name is None and isinstance(record.get("agentName"), str) and record["agentName"]:
         facts.agent_name = record["agentName"]
         facts.team_name = _string(record.get("teamName"))
@@ -776,6 +787,7 @@ def as_dict(agent: AgentTranscript, report: str | None) -> dict[str, Any]:
         "project": agent.project,
         "session": agent.session,
         "agent_id": agent.agent_id,
+        "tool_use_id": agent.tool_use_id,
         "delivered": agent.delivered,
         "lost": agent.lost,
         "mute": agent.mute,
