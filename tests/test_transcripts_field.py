@@ -43,6 +43,7 @@ from transcript_fixture import (
     subagent_meta,
     teammate_meta,
     text,
+    tool_use,
     user_text,
     write_agent,
     write_field_report,
@@ -486,3 +487,54 @@ def test_sidechain_and_compact_summary_records_of_a_lead_are_not_the_leads(tmp_p
     )
     result = scan(root)
     assert result.missing == () and result.duplicates == ()
+
+
+def test_a_lead_whose_records_carry_agent_name_is_still_the_lead(tmp_path: Path) -> None:
+    """Both session transcripts carry teamName and agentName; the lead's is "team-lead", it makes the
+    named spawns, and its records type a tool result `tool_result`; the teammate reports with the
+    early SendMessage shape (`recipient`, `content`)."""
+    project = tmp_path / "projects" / PROJECT
+    team = {"teamName": "impl", "isSidechain": False}
+    lead = [
+        {
+            **spawn_call("tool-1", "Task", subagent_type="qa", name="qa-tester", prompt="Test it."),
+            "agentName": "team-lead",
+            **team,
+        },
+        {
+            "type": "tool_result",
+            "agentName": "team-lead",
+            **team,
+            "message": {
+                "role": "user",
+                "content": [{"type": "tool_result", "tool_use_id": "tool-1", "content": "spawned"}],
+            },
+        },
+        {
+            **spawn_call(
+                "tool-2", "Task", subagent_type="general-purpose", name="implementer", prompt="Fix."
+            ),
+            "agentName": "team-lead",
+            **team,
+        },
+        {**send("qa-tester", "status?"), "agentName": "team-lead", **team},
+    ]
+    write_lines(project / "00000000-0000-0000-0000-000000000001.jsonl", lead)
+    early_send = assistant(
+        tool_use("SendMessage", type="message", recipient="team-lead", content="5 tests pass.")
+    )
+    write_lines(
+        project / "00000000-0000-0000-0000-000000000002.jsonl",
+        [{**early_send, "agentName": "qa-tester", **team}],
+    )
+    result = scan(tmp_path / "projects")
+    (agent,) = result.agents
+    assert (agent.name, agent.layout, agent.delivered, agent.messages_from_lead) == (
+        "qa-tester",
+        "process",
+        "SendMessage",
+        1,
+    )
+    assert agent.report is not None and load(agent.report) == "5 tests pass."
+    assert agent.agent_type == "qa" and agent.tool_use_id == "tool-1"
+    assert [m.name for m in result.missing] == ["implementer"]

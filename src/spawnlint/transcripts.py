@@ -326,7 +326,7 @@ def scan(
         if entry.lead is not None:
             facts = _read_lines(entry.lead, line_cap, top_level=True) or FileFacts(str(entry.lead))
             tick()
-            if facts.agent_name is not None:
+            if is_process_teammate(facts):
                 processes.append((entry, facts))
             else:
                 leads[entry.project, entry.session] = facts
@@ -519,6 +519,18 @@ def _duplicates(root: Path, leads: dict[tuple[str, str], FileFacts]) -> Iterator
                 )
 
 
+LEAD_NAMES = ("team-lead", "lead")
+
+
+def is_process_teammate(facts: FileFacts) -> bool:
+    """A session transcript whose records carry `agentName` belongs to a teammate in its own
+    process, unless it is the lead's: the lead's records may carry its team name and agent name
+    too, and only the lead makes named spawns (a teammate cannot)."""
+    if facts.agent_name is None or facts.agent_name in LEAD_NAMES:
+        return False
+    return not any(spawn.name for spawn in facts.spawns)
+
+
 def _string(value: object) -> str | None:
     return value if isinstance(value, str) else None
 
@@ -601,7 +613,7 @@ def _take(facts: FileFacts, offset: int, line: bytes | None) -> None:
     kind = record.get("type")
     if kind == "assistant":
         _assistant(facts, offset, record)
-    elif kind == "user":
+    elif kind in ("user", "tool_result"):  # some builds type a tool-result record by its block
         _user(facts, offset, record)
     elif kind == "queue-operation" and record.get("operation") == "enqueue":
         _notifications(facts, _string(record.get("content")), enqueued=True)
@@ -632,7 +644,7 @@ def _assistant(facts: FileFacts, offset: int, record: dict[str, Any]) -> None:
             if name == "SendMessage":
                 facts.send_calls += 1
                 facts.last_send = TextRef(facts.path, offset, at, "message")
-                to = tool_input.get("to")
+                to = tool_input.get("to", tool_input.get("recipient"))  # early builds: recipient
                 if isinstance(to, str):
                     facts.send_to[to] += 1
             elif name == HANDBACK_TOOL:
@@ -746,7 +758,9 @@ def load(ref: TextRef, line_cap: int = LINE_CAP) -> str | None:
     if not isinstance(block, dict):
         return None
     if ref.take == "message":
-        value = block.get("input", {}).get("message") if isinstance(block.get("input"), dict) else None
+        raw = block.get("input")
+        given: dict[str, Any] = raw if isinstance(raw, dict) else {}
+        value = given.get("message", given.get("content"))  # early SendMessage builds: content
         text = value if isinstance(value, str) or value is None else json.dumps(value, ensure_ascii=False)
     elif ref.take == "result":
         text = result_text(block.get("content"))
