@@ -538,3 +538,11 @@ def test_a_lead_whose_records_carry_agent_name_is_still_the_lead(tmp_path: Path)
     assert agent.report is not None and load(agent.report) == "5 tests pass."
     assert agent.agent_type == "qa" and agent.tool_use_id == "tool-1"
     assert [m.name for m in result.missing] == ["implementer"]
+
+
+def test_old_layout_agent_files_beside_the_sessions_are_not_sessions(tmp_path: Path) -> None:
+    root = tmp_path / "projects"
+    write_lines(root / PROJECT / "agent-af1ff21.jsonl", [{**assistant(text("old")), "isSidechain": True}])
+    lead_only(root, [user_text("hi")])
+    result = scan(root)
+    assert (result.sessions, result.agents) == (1, ())

@@ -273,7 +273,8 @@ def _sessions(root: Path, problems: list[str]) -> tuple[list[_Session], int]:
                 entry.agents.append((agent_id, here / file))
                 entry.mtime = max(entry.mtime, status.st_mtime)
             continue
-        for file in sorted(f for f in files if f.endswith(".jsonl")):
+        # `agent-<id>.jsonl` beside the session files is a subagent of builds before `subagents/`
+        for file in sorted(f for f in files if f.endswith(".jsonl") and not f.startswith("agent-")):
             status = _plain_file(here / file)
             if isinstance(status, str):
                 links += status.startswith("a symbolic link")
