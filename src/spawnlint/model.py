@@ -70,6 +70,7 @@ class Finding:
     message: str
     related: tuple[Location, ...] = ()
     fix: Fix | None = None
+    severity: Severity | None = None  # this finding's own level (else the rule's), unless configured
 
 
 @dataclass(frozen=True)
@@ -223,6 +224,7 @@ class ParsedFile:
     sections: tuple[Section, ...] = ()
     suppressions: Suppressions = Suppressions()
     problems: tuple[Problem, ...] = ()
+    team_lines: tuple[int, ...] = ()  # body lines naming TeamCreate or `team_name`: a team on purpose
 
     @property
     def editable(self) -> bool:
@@ -288,10 +290,33 @@ class Unit:
     spawns: tuple[Spawn, ...]  # every site in the unit, forks included
     rule_sentences: tuple[tuple[str, Sentence], ...]
     disallowed_tools: ToolList | None
+    # a team on purpose: team prose (F8), `team_name`, TeamCreate, or named spawns told to report
+    team_intent: bool = False
+    teammates: tuple[Spawn, ...] = ()  # its spawns that are teammates (in a unit with team intent)
+    # sentences that forbid `name` in the author's own words but do not name the mechanism
+    partial_rules: tuple[tuple[str, Sentence], ...] = ()
 
     @property
     def spawning_sites(self) -> tuple[Spawn, ...]:
         return tuple(s for s in self.spawns if not s.site.is_fork)
+
+    @property
+    def subagent_sites(self) -> tuple[Spawn, ...]:
+        """The spawning sites that are not teammates: the ones the no-name rule is for."""
+        if not self.teammates:
+            return self.spawning_sites
+        teammates = set(self.teammates)
+        return tuple(s for s in self.spawning_sites if s not in teammates)
+
+    @property
+    def is_team(self) -> bool:
+        """A team unit: team intent, and every spawn a teammate (exempt from SL201)."""
+        return self.team_intent and self.is_spawning and not self.subagent_sites
+
+    @property
+    def is_mixed(self) -> bool:
+        """Teammates and subagents: the rule is for its subagent spawns."""
+        return self.team_intent and bool(self.teammates) and bool(self.subagent_sites)
 
     @property
     def is_spawning(self) -> bool:

@@ -83,7 +83,7 @@ def parse_text(path: str, text: str, kind: FileKind, all_sentences: bool = True)
         if facts is not None:
             mentions, reports = facts.mentions_send_message, facts.report_lines
         else:  # no spawn here, but what the body says about SendMessage tells whether it reports
-            mentions = "SendMessage" in body_text and mentions_send_message_tool(body_text)
+            mentions = mentions_send_message_tool(body_text)
             reports = report_lines(lines, body_start) if mentions else ()
         agent = _agent(path, frontmatter, mentions, reports, problems)
     if frontmatter is not None and read and kind in (FileKind.COMMAND, FileKind.SKILL):
@@ -103,7 +103,16 @@ def parse_text(path: str, text: str, kind: FileKind, all_sentences: bool = True)
         if "spawnlint" in text
         else NO_SUPPRESSIONS,
         problems=tuple(problems),
+        team_lines=_team_lines(lines, body_start) if any(w in body_text for w in _TEAM_WORDS) else (),
     )
+
+
+_TEAM_WORDS = ("TeamCreate", "team_name")
+
+
+def _team_lines(lines: list[str], body_start: int) -> tuple[int, ...]:
+    """The 1-based body lines that name TeamCreate or `team_name`: the unit builds a team."""
+    return tuple(j + 1 for j in range(body_start, len(lines)) if any(w in lines[j] for w in _TEAM_WORDS))
 
 
 def parse_agent_definition(path: str, text: str) -> ParsedFile:

@@ -10,6 +10,12 @@ _FORBID = re.compile(
     r"\b(?:never|do\s+not|don[’']?t|must\s+not|mustn[’']?t|without|omit\w*)\b", re.IGNORECASE
 )
 _MECHANISM = re.compile(r"in_process_teammate", re.IGNORECASE)
+# `name` as the parameter, not the word: "a `name`", `name=`, "the name parameter"
+_NAME_PARAMETER = re.compile(
+    r"`name`|\bname\s*[=:]|\bname\s+(?:param\w*|argument|arg|field|key|option)\b|[\"'“]name[\"'”]",
+    re.IGNORECASE,
+)
+_TEAMMATES = re.compile(r"\bteam(?:mate)?s?\b", re.IGNORECASE)
 
 
 def is_rule_sentence(text: str, require_mechanism: bool = True) -> bool:
@@ -23,9 +29,30 @@ def is_rule_sentence(text: str, require_mechanism: bool = True) -> bool:
     )
 
 
-def canonical_rule(kind: str) -> str:
-    """The sentence `--fix` inserts; it satisfies the default matcher."""
+def is_own_words_rule(text: str) -> bool:
+    """A sentence that forbids the `name` parameter at spawns without naming the mechanism
+    ("Don't give the Agent tool a `name`: named agents just sit there"): the rule, incomplete."""
     return (
-        "Spawn agents without the Agent tool's `name` parameter: a named spawn runs as an"
+        is_rule_sentence(text, require_mechanism=False)
+        and not _MECHANISM.search(text)
+        and bool(_NAME_PARAMETER.search(text))
+    )
+
+
+def states_team_exception(text: str) -> bool:
+    """Whether a rule sentence makes room for teammates ("spawn subagents (not teammates)
+    without `name`"): a team unit may carry it."""
+    return bool(_TEAMMATES.search(text))
+
+
+MECHANISM_CLAUSE = "(a named spawn runs as an `in_process_teammate`, whose final answer never returns)"
+
+
+def canonical_rule(kind: str, mixed: bool = False) -> str:
+    """The sentence `--fix` inserts; it satisfies the default matcher. In a unit that also spawns
+    teammates on purpose, it is for the subagent spawns only."""
+    who = "subagents (not teammates)" if mixed else "agents"
+    return (
+        f"Spawn {who} without the Agent tool's `name` parameter: a named spawn runs as an"
         f" `in_process_teammate`, whose final answer never returns to this {kind}."
     )
