@@ -224,7 +224,11 @@ class ParsedFile:
     sections: tuple[Section, ...] = ()
     suppressions: Suppressions = Suppressions()
     problems: tuple[Problem, ...] = ()
-    team_lines: tuple[int, ...] = ()  # body lines naming TeamCreate or `team_name`: a team on purpose
+    # body lines that create a team (TeamCreate, `team_name`, not negated); that speak of a team
+    # or teammates; that call a spawn standalone or a subagent (parse/team.py)
+    team_lines: tuple[int, ...] = ()
+    teammate_lines: tuple[int, ...] = ()
+    subagent_lines: tuple[int, ...] = ()
 
     @property
     def editable(self) -> bool:

@@ -379,7 +379,7 @@ def _with_team_facts(unit: Unit, parsed: Mapping[str, ParsedFile], settings: Set
     intent = unit.is_spawning and _team_intent(unit, parsed)
     if not intent and not partial:
         return unit
-    teammates = tuple(s for s in unit.spawning_sites if _is_teammate(s.site)) if intent else ()
+    teammates = tuple(s for s in unit.spawning_sites if _is_teammate(s.site, parsed)) if intent else ()
     return replace(unit, team_intent=intent, teammates=teammates, partial_rules=partial)
 
 
@@ -396,11 +396,25 @@ def _team_intent(unit: Unit, parsed: Mapping[str, ParsedFile]) -> bool:
     )
 
 
-def _is_teammate(site: SpawnSite) -> bool:
+def _is_teammate(site: SpawnSite, parsed: Mapping[str, ParsedFile]) -> bool:
     """In a unit with team intent: a named spawn, a team's spawn (F8), or a member described in
-    prose ("Spawn a `team-lead` agent to coordinate"). An unnamed structured spawn is a subagent,
-    `team_name` or not (ignored since 2.1.178: `name` alone makes a teammate)."""
-    return site.name is not None or site.form == "F8" or site.confidence != "high"
+    prose where it speaks of the team ("Spawn a `team-lead` agent to coordinate" in the section
+    that calls TeamCreate). An unnamed structured spawn is a subagent, `team_name` or not (it is
+    ignored since 2.1.178: `name` alone makes a teammate), and so is a prose spawn called
+    standalone or a subagent."""
+    if site.name is not None or site.form == "F8":
+        return True
+    file = parsed.get(site.path)
+    if site.confidence == "high" or file is None or site.line in file.subagent_lines:
+        return False
+    if site.line in file.teammate_lines:
+        return True
+    section = section_of(file.sections, site.line)
+    if section is None:
+        return False
+    if section.level and section.start_line in file.teammate_lines:
+        return True  # under a heading that speaks of the team ("### Preset Teams")
+    return any(section.start_line <= n <= section.end_line for n in file.team_lines)
 
 
 def _partial_rules(

@@ -23,6 +23,7 @@ from spawnlint.parse.frontmatter import Frontmatter, parse_tool_list, split_fron
 from spawnlint.parse.prefilter import could_yield
 from spawnlint.parse.send_message import mentions_send_message_tool, report_lines
 from spawnlint.parse.spawn_syntax import as_written, classify, split_lines
+from spawnlint.parse.team import team_lines
 
 if TYPE_CHECKING:
     from spawnlint.parse.markdown import MarkdownFacts
@@ -91,6 +92,7 @@ def parse_text(path: str, text: str, kind: FileKind, all_sentences: bool = True)
             _tools(path, frontmatter, ("disallowed-tools", "disallowedTools"), problems)
         )
         fork = _fork_site(path, frontmatter, lines)
+    creates, members, standalone = team_lines(lines, body_start) if facts else ((), (), ())
     return ParsedFile(
         path=path,
         kind=kind,
@@ -103,16 +105,10 @@ def parse_text(path: str, text: str, kind: FileKind, all_sentences: bool = True)
         if "spawnlint" in text
         else NO_SUPPRESSIONS,
         problems=tuple(problems),
-        team_lines=_team_lines(lines, body_start) if any(w in body_text for w in _TEAM_WORDS) else (),
+        team_lines=creates,
+        teammate_lines=members,
+        subagent_lines=standalone,
     )
-
-
-_TEAM_WORDS = ("TeamCreate", "team_name")
-
-
-def _team_lines(lines: list[str], body_start: int) -> tuple[int, ...]:
-    """The 1-based body lines that name TeamCreate or `team_name`: the unit builds a team."""
-    return tuple(j + 1 for j in range(body_start, len(lines)) if any(w in lines[j] for w in _TEAM_WORDS))
 
 
 def parse_agent_definition(path: str, text: str) -> ParsedFile:

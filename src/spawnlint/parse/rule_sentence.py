@@ -29,13 +29,21 @@ def is_rule_sentence(text: str, require_mechanism: bool = True) -> bool:
     )
 
 
+# The forbidding governs the `name` mention: a few words between them, no clause break
+# ("omit `team_name=` and use `name=`" forbids team_name, not name)
+_GAP = r"(?:(?![,;:]|\s(?:and|but|or|then|use)\s)[^.!?\n]){0,40}?"
+
+
 def is_own_words_rule(text: str) -> bool:
     """A sentence that forbids the `name` parameter at spawns without naming the mechanism
     ("Don't give the Agent tool a `name`: named agents just sit there"): the rule, incomplete."""
-    return (
-        is_rule_sentence(text, require_mechanism=False)
-        and not _MECHANISM.search(text)
-        and bool(_NAME_PARAMETER.search(text))
+    if _MECHANISM.search(text) or not is_rule_sentence(text, require_mechanism=False):
+        return False
+    flat = " ".join(text.split())
+    return any(
+        re.search(rf"{_FORBID.pattern}{_GAP}(?:{n.pattern})", flat, re.IGNORECASE)
+        or re.search(rf"(?:{n.pattern}){_GAP}{_FORBID.pattern}", flat, re.IGNORECASE)
+        for n in (_NAME_PARAMETER,)
     )
 
 
