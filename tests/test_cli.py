@@ -37,7 +37,8 @@ def test_error_finding_exits_1_with_concise_line(project: Make) -> None:
     assert run.lines == [
         'commands/review.md:7:37: SL101 [error] named spawn "critic-1" of agent "shop:critic" cannot'
         " report: its tools (Read, Grep) lack SendMessage. A named spawn runs as an"
-        " in_process_teammate whose final answer never returns; spawn it without `name`"
+        " in_process_teammate whose final answer returns only through SendMessage; spawn it"
+        " without `name`, or add SendMessage to its tools and tell it to report"
     ]
     assert run.out.splitlines()[-1] == "Found 1 finding (1 error, 0 warnings)."
 

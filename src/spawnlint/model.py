@@ -132,6 +132,8 @@ class SpawnSite:
     # and whether text sits right above that line, with no blank line between
     block_line: int = 0
     block_joined: bool = False
+    # the edit that opens its prompt with an instruction to report with SendMessage (unsafe fix)
+    report_instruction: tuple[Edit, ...] = ()
 
     @property
     def is_fork(self) -> bool:
@@ -204,6 +206,7 @@ class AgentRecord:
     report_lines: tuple[tuple[int, int], ...]  # (line, column) of body lines telling it to report
     namespaced: bool = True  # markdown agents take their plugin's prefix; SDK agents do not
     tools_known: bool = True  # False when code computes the tools: no finding rests on a guess
+    grant_send_message: tuple[Edit, ...] = ()  # the edit adding SendMessage to its `tools:` line
 
 
 @dataclass(frozen=True)

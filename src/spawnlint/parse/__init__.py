@@ -20,6 +20,7 @@ from spawnlint.model import (
     UnitFrontmatter,
 )
 from spawnlint.parse.frontmatter import Frontmatter, parse_tool_list, split_frontmatter
+from spawnlint.parse.grant import grant_send_message
 from spawnlint.parse.prefilter import could_yield
 from spawnlint.parse.send_message import mentions_send_message_tool, report_lines
 from spawnlint.parse.spawn_syntax import as_written, classify, split_lines
@@ -86,7 +87,7 @@ def parse_text(path: str, text: str, kind: FileKind, all_sentences: bool = True)
         else:  # no spawn here, but what the body says about SendMessage tells whether it reports
             mentions = mentions_send_message_tool(body_text)
             reports = report_lines(lines, body_start) if mentions else ()
-        agent = _agent(path, frontmatter, mentions, reports, problems)
+        agent = _agent(path, frontmatter, mentions, reports, problems, lines)
     if frontmatter is not None and read and kind in (FileKind.COMMAND, FileKind.SKILL):
         unit_fm = UnitFrontmatter(
             _tools(path, frontmatter, ("disallowed-tools", "disallowedTools"), problems)
@@ -154,6 +155,7 @@ def _agent(
     mentions: bool,
     report_lines: tuple[tuple[int, int], ...],
     problems: list[Problem],
+    lines: list[str] | None = None,
 ) -> AgentRecord | None:
     name = fm.data.get("name")
     if not isinstance(name, str) or not name.strip():
@@ -168,6 +170,7 @@ def _agent(
         disallowed=disallowed,
         mentions_send_message=mentions,
         report_lines=report_lines,
+        grant_send_message=grant_send_message(path, lines, tools, disallowed) if lines else (),
     )
 
 

@@ -86,13 +86,24 @@ def named_spawn_mute_agent(project: Project) -> Iterator[Finding]:
             f'named spawn "{name.value}" {why}. A named spawn runs as an in_process_teammate whose'
             f" final answer returns only through SendMessage; {_BOTH_FIXES}",
             _channel_locations(mute),
-            # in a team the `name` is wanted: giving the agent the channel is the fix, not unsafe
-            # to offer but a change of the agent for every spawn of it
-            None if spawn.unit in teams else _unname(spawn.site, safe=True),
+            _give_channel(project, spawn, mute) if spawn.unit in teams else _unname(spawn.site, safe=True),
         )
 
 
+def _give_channel(project: Project, spawn: Spawn, mute: tuple[Agent, ...]) -> Fix | None:
+    """In a team the `name` is wanted: SendMessage added to the agent's tools, and the spawn's
+    prompt told to report with it. Unsafe: it changes the agent for every spawn of it."""
+    if len(mute) != 1 or mute[0].path is None or not spawn.site.report_instruction:
+        return None
+    parsed = project.files.get(mute[0].path)
+    record = next((a for a in parsed.agents if a.name == mute[0].name), None) if parsed else None
+    if record is None or not record.grant_send_message:
+        return None
+    return Fix(record.grant_send_message + spawn.site.report_instruction, safe=False)
+
+
 def named_spawn_no_report(project: Project) -> Iterator[Finding]:
+    teams = frozenset(u.id for u in project.units if u.team_intent)
     for spawn, agents in _named_spawns(project):
         site = spawn.site
         if not all(a.can_report for a in agents):
@@ -102,6 +113,8 @@ def named_spawn_no_report(project: Project) -> Iterator[Finding]:
         name, agent = site.name, agents[0]
         assert name is not None
         related = tuple(Location(a.path, a.name_line, 1, f'agent "{a.id}"') for a in agents if a.path)
+        in_team = spawn.unit in teams
+        told = Fix(site.report_instruction, safe=False) if site.report_instruction else None
         yield Finding(
             site.path,
             name.line,
@@ -110,7 +123,7 @@ def named_spawn_no_report(project: Project) -> Iterator[Finding]:
             " nothing tells it to report with SendMessage, so its final answer is lost;"
             " spawn it without `name`, or tell it in the prompt to send its result with SendMessage",
             related,
-            _unname(site, safe=False),  # unsafe: telling it to report would also do
+            told if in_team else _unname(site, safe=False),  # unsafe: either would do
         )
 
 

@@ -40,8 +40,8 @@ def unknown_subagent_type(project: Project) -> Iterator[Finding]:
                 spawn.site.path,
                 line,
                 column,
-                f'subagent_type "{target.value}" names plugin "{namespace}" of this project, but no'
-                f" agent of it matches: the agent was deleted or renamed{suggestion}",
+                f'subagent_type "{target.value}" names plugin "{namespace}" of this project, but none'
+                f" of its agents matches (deleted, renamed or misspelt){suggestion}",
                 severity=Severity.ERROR,
             )
             continue
