@@ -69,7 +69,8 @@ def test_paths_limit_reporting_not_reading(project: Make) -> None:
 
 def test_warnings_alone_pass_unless_strict(project: Make) -> None:
     files = dict(PLUGIN)
-    files["commands/review.md"] = files["commands/review.md"].replace("shop:critic", "shop:critc")
+    # another plugin's namespace: a warning (in the project's own, `shop:critc`, it is an error)
+    files["commands/review.md"] = files["commands/review.md"].replace("shop:critic", "tools:critc")
     root = project(files)
     assert run_cli("check", "--root", str(root)).code == 0
     assert run_cli("check", "--root", str(root), "--strict").code == 1

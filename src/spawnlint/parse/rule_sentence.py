@@ -15,7 +15,13 @@ _NAME_PARAMETER = re.compile(
     r"`name`|\bname\s*[=:]|\bname\s+(?:param\w*|argument|arg|field|key|option)\b|[\"'“]name[\"'”]",
     re.IGNORECASE,
 )
-_TEAMMATES = re.compile(r"\bteam(?:mate)?s?\b", re.IGNORECASE)
+# A rule that makes room for named teammates: "spawn subagents (not teammates) ...", "unless its
+# prompt says how to report", "in plain Agent spawns", "for the other steps"
+_EXCEPTION = re.compile(
+    r"\b(?:team(?:mate)?s?|sub-?agents?|unless|except\w*|other|plain|ordinary|regular|normal|non-team)\b"
+    r"|SendMessage",
+    re.IGNORECASE,
+)
 
 
 def is_rule_sentence(text: str, require_mechanism: bool = True) -> bool:
@@ -50,7 +56,7 @@ def is_own_words_rule(text: str) -> bool:
 def states_team_exception(text: str) -> bool:
     """Whether a rule sentence makes room for teammates ("spawn subagents (not teammates)
     without `name`"): a team unit may carry it."""
-    return bool(_TEAMMATES.search(text))
+    return bool(_EXCEPTION.search(text))
 
 
 MECHANISM_CLAUSE = "(a named spawn runs as an `in_process_teammate`, whose final answer never returns)"
