@@ -134,6 +134,7 @@ class SpawnSite:
     block_joined: bool = False
     # the edit that opens its prompt with an instruction to report with SendMessage (unsafe fix)
     report_instruction: tuple[Edit, ...] = ()
+    prompt_at: tuple[int, int] = (0, 0)  # (line, column) of the prompt parameter; (0, 0): unknown
 
     @property
     def is_fork(self) -> bool:
@@ -232,6 +233,8 @@ class ParsedFile:
     team_lines: tuple[int, ...] = ()
     teammate_lines: tuple[int, ...] = ()
     subagent_lines: tuple[int, ...] = ()
+    # (line, column) of body sentences that read a teammate's idle state as its result (SL105)
+    idle_claims: tuple[tuple[int, int], ...] = ()
 
     @property
     def editable(self) -> bool:
@@ -350,6 +353,8 @@ class Project:
     # matcher accepts it; and the rule's scope ("unit", "section", "lines") with its N
     rule_insertions: Mapping[str, str] = field(default_factory=dict)
     rule_scope: tuple[str, int] = ("unit", 0)
+    # SL104: the words that name a result's slot for what went wrong
+    failure_fields: tuple[str, ...] = ()
 
 
 def section_of(sections: tuple[Section, ...], line: int) -> Section | None:

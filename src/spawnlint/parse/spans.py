@@ -78,7 +78,8 @@ def with_removals(site: SpawnSite, lines: list[str]) -> SpawnSite:
     site = _removals(site, lines)
     if site.name is None or site.form in _PROSE:
         return site
-    return replace(site, report_instruction=report_instruction(site.path, lines, site.line, site.column))
+    line, column = site.prompt_at if site.prompt_at[0] else (site.line, site.column)
+    return replace(site, report_instruction=report_instruction(site.path, lines, line, column))
 
 
 def _removals(site: SpawnSite, lines: list[str]) -> SpawnSite:
