@@ -207,3 +207,20 @@ def test_lists_in_messages_are_capped(tmp_path: Path) -> None:
     assert finding["code"] == "SL101"
     assert len(str(finding["message"])) < 1000
     assert "and 99,992 more" in str(finding["message"])
+
+
+def test_sl301_stays_a_warning_for_a_listed_plugin_whose_folder_is_absent(tmp_path: Path) -> None:
+    write_project(
+        tmp_path,
+        {
+            ".claude-plugin/marketplace.json": '{"name": "m", "owner": {"name": "x"}, "plugins": ['
+            '{"name": "shop", "source": "./plugins/shop"}, {"name": "ghost", "source": "./plugins/ghost"}]}',
+            "plugins/shop/.claude-plugin/plugin.json": '{"name": "shop"}',
+            "plugins/shop/commands/review.md": "---\ndescription: Review\n---\n\n"
+            + canonical_rule("command")
+            + '\n\n```\nAgent(subagent_type: "ghost:critic", prompt: "review it")\n'
+            + 'Agent(subagent_type: "shop:critic", prompt: "review it")\n```\n',
+        },
+    )
+    found = {str(d["message"]).split('"')[1]: d["severity"] for d in _json(tmp_path) if d["code"] == "SL301"}
+    assert found == {"ghost:critic": "warning", "shop:critic": "error"}

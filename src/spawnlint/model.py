@@ -353,6 +353,9 @@ class Project:
     # matcher accepts it; and the rule's scope ("unit", "section", "lines") with its N
     rule_insertions: Mapping[str, str] = field(default_factory=dict)
     rule_scope: tuple[str, int] = ("unit", 0)
+    # the names (lower case) of this project's plugins that have files here: a target in one of
+    # their namespaces that matches nothing was deleted or renamed (SL301 is an error)
+    own_namespaces: frozenset[str] = frozenset()
     # SL104: the words that name a result's slot for what went wrong
     failure_fields: tuple[str, ...] = ()
 

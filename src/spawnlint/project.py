@@ -106,7 +106,14 @@ def build_project(
         rule_insertions=_rule_insertions(settings),
         rule_scope=(settings.no_name_rule.scope, settings.no_name_rule.lines),
         failure_fields=settings.result_contract.failure_fields,
+        own_namespaces=_own_namespaces(discovery),
     )
+
+
+def _own_namespaces(discovery: Discovery) -> frozenset[str]:
+    """The plugins of the project that are here (a marketplace may list a plugin whose folder is
+    absent from this tree: nothing can be said about its agents)."""
+    return frozenset(f.plugin.name.lower() for f in discovery.files if f.plugin.name)
 
 
 def _invocable_names(discovery: Discovery) -> frozenset[str]:

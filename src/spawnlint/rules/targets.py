@@ -12,7 +12,7 @@ def unknown_subagent_type(project: Project) -> Iterator[Finding]:
     lowered: dict[str, str] = {}
     close_to: Callable[[str], list[str]] | None = None  # made for the first unknown target only
     hints: dict[str, list[str]] = {}  # one fuzzy search per distinct value
-    own = frozenset(name.lower() for _root, name in project.plugins if name)
+    own = project.own_namespaces
     for spawn in project.spawns:
         target = spawn.site.subagent_type
         if target is None or spawn.target.status != "unknown" or target.kind is not ValueKind.LITERAL:
