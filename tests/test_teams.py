@@ -224,3 +224,24 @@ def test_sl301_stays_a_warning_for_a_listed_plugin_whose_folder_is_absent(tmp_pa
     )
     found = {str(d["message"]).split('"')[1]: d["severity"] for d in _json(tmp_path) if d["code"] == "SL301"}
     assert found == {"ghost:critic": "warning", "shop:critic": "error"}
+
+
+def test_sl102_in_a_team_unit_tells_the_teammate_to_report(tmp_path: Path) -> None:
+    command = (
+        "---\ndescription: Team review\n---\n\n# Review\n\nUse `TeamCreate` to create the review team.\n\n"
+        '```\nAgent(subagent_type: "shop:critic", name: "critic-1", prompt: "Review PLAN.md.")\n```\n'
+    )
+    write_project(
+        tmp_path,
+        {
+            ".claude-plugin/plugin.json": '{"name": "shop"}',
+            "agents/critic.md": "---\nname: critic\ndescription: Reviews.\n---\nReview the plan.\n",
+            "commands/review.md": command,
+        },
+    )
+    assert [d["code"] for d in _json(tmp_path)] == ["SL102"]  # a team unit: no SL201
+    assert run_cli("check", "--root", str(tmp_path), "--fix").err.startswith("fixed 0 findings")
+    run_cli("check", "--root", str(tmp_path), "--fix", "--unsafe-fixes")
+    text = (tmp_path / "commands" / "review.md").read_text()
+    assert f'name: "critic-1", prompt: "{REPORT_INSTRUCTION}Review PLAN.md.")' in text
+    assert _json(tmp_path) == []
