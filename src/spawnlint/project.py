@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import posixpath
 import re
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
@@ -413,16 +414,23 @@ def _is_teammate(site: SpawnSite, parsed: Mapping[str, ParsedFile]) -> bool:
     if site.name is not None or site.form == "F8":
         return True
     file = parsed.get(site.path)
-    if site.confidence == "high" or file is None or site.line in file.subagent_lines:
+    if site.confidence == "high" or file is None or _holds(file.subagent_lines, site.line):
         return False
-    if site.line in file.teammate_lines:
+    if _holds(file.teammate_lines, site.line):
         return True
     section = section_of(file.sections, site.line)
     if section is None:
         return False
-    if section.level and section.start_line in file.teammate_lines:
+    if section.level and _holds(file.teammate_lines, section.start_line):
         return True  # under a heading that speaks of the team ("### Preset Teams")
-    return any(section.start_line <= n <= section.end_line for n in file.team_lines)
+    at = bisect_left(file.team_lines, section.start_line)  # team_lines are in line order
+    return at < len(file.team_lines) and file.team_lines[at] <= section.end_line
+
+
+def _holds(lines: tuple[int, ...], line: int) -> bool:
+    """Whether a sorted tuple of line numbers holds `line`."""
+    at = bisect_left(lines, line)
+    return at < len(lines) and lines[at] == line
 
 
 def _partial_rules(

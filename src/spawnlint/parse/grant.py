@@ -57,13 +57,26 @@ _NEXT_SPAWN = re.compile(r"\b(?:Agent|Task)\s*\(|^\s*(?:Task|Agent)\s*:", re.MUL
 _REACH = 3000  # characters after the spawn's start where its prompt may open
 
 
+def _window(lines: list[str], first: int, size: int) -> str:
+    """The text from 0-based line `first`, at most `size` characters (never the rest of a big file
+    for each of its spawns)."""
+    taken: list[str] = []
+    length = 0
+    for raw in lines[first:]:
+        taken.append(raw)
+        length += len(raw) + 1
+        if length >= size:
+            break
+    return "\n".join(taken)[:size]
+
+
 def report_instruction(path: str, lines: list[str], line: int, column: int) -> tuple[Edit, ...]:
     """The edit that opens the spawn's quoted prompt (the first after 1-based line:column, before
     any other spawn) with the report instruction, or () when there is none."""
     if not 1 <= line <= len(lines):
         return ()
     start = column - 1
-    text = "\n".join(lines[line - 1 :])[: start + _REACH]
+    text = _window(lines, line - 1, start + _REACH)
     m = _PROMPT_VALUE.search(text, start)
     if m is None or _NEXT_SPAWN.search(text, start + 1, m.start()):
         return ()
