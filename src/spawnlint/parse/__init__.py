@@ -22,7 +22,7 @@ from spawnlint.model import (
 from spawnlint.parse.frontmatter import Frontmatter, parse_tool_list, split_frontmatter
 from spawnlint.parse.grant import grant_send_message
 from spawnlint.parse.idle import idle_claims
-from spawnlint.parse.prefilter import could_yield
+from spawnlint.parse.prefilter import could_yield, has_spawn_word
 from spawnlint.parse.send_message import mentions_send_message_tool, report_lines
 from spawnlint.parse.spawn_syntax import as_written, classify, split_lines
 from spawnlint.parse.team import team_lines
@@ -42,7 +42,7 @@ def python_could_spawn(text: str, callables: tuple[str, ...]) -> bool:
         return True
     if any(c + "(" in text for c in callables):
         return True
-    return bool(re.search(r"(?:Agent|Task) tool|spawn|teammate", text))
+    return has_spawn_word(text)  # the markdown word test: a string may say "Launch the x agent"
 
 
 def decode(path: str, data: bytes, max_bytes: int) -> tuple[str | None, Problem | None]:

@@ -7,6 +7,7 @@ import re
 from bisect import bisect_right
 
 from spawnlint.model import Param, Section, Sentence, SpawnSite, ValueKind, section_of
+from spawnlint.parse import vocabulary
 from spawnlint.parse.counter import example_lines
 from spawnlint.parse.prefilter import could_be_prose, hot_lines
 from spawnlint.parse.prose import bullet_reference, find_prose_spawns, spawn_lead, team_verb, teammate_names
@@ -49,12 +50,12 @@ _TOOL_MENTION = re.compile(
 )
 
 
-_SPAWN_VERB = re.compile(
-    r"\b(?:spawn|launch|dispatch|start|invoke|delegate|create|run|call|use)\w*\b", re.IGNORECASE
+_SPAWN_VERB = re.compile(rf"\b{vocabulary.alternation(vocabulary.TOOL_SENTENCE_VERBS)}\b", re.IGNORECASE)
+
+
+_AGENT_WORD = re.compile(
+    rf"\b{vocabulary.alternation(vocabulary.TOOL_SENTENCE_NOUNS, plural=True)}\b", re.IGNORECASE
 )
-
-
-_AGENT_WORD = re.compile(r"\b(?:sub-?agents?|agents?|teammates?|workers?)\b", re.IGNORECASE)
 
 
 _SPAN_KV = re.compile(r"^\s*([a-z_]+)\s*[=:]\s*(.+?)\s*$", re.DOTALL)
@@ -70,9 +71,7 @@ _SPAN_KEY_THEN_VALUE = re.compile(
 )
 
 
-_FORBID = re.compile(
-    r"\b(?:never|do\s+not|don[’']?t|must\s+not|mustn[’']?t|without|omit\w*|no)\b", re.IGNORECASE
-)
+_FORBID = re.compile(rf"\b{vocabulary.alternation(vocabulary.FORBIDDING_A_PARAMETER)}\b", re.IGNORECASE)
 
 
 _NEGATED_VALUE = re.compile(

@@ -7,13 +7,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from spawnlint.parse import vocabulary
 from spawnlint.parse.spawn_syntax import PARAM_KEYS
 
-_VERB_WORDS = (
-    r"spawn|launch|dispatch|delegate|invoke|start|run|use|call|kick\s+off|fire\s+off|spin\s+up"
-    r"|create|form|set\s+up|assemble|deploy|send|bring\s+in|have|get|fan\s+out"
+_VERB_WORDS = vocabulary.alternation(
+    (*vocabulary.STRONG_VERBS, *vocabulary.PHRASAL_VERBS, *vocabulary.WEAK_VERBS)
 )
-_VERB_RE = re.compile(rf"(?<![\w`-])(?:{_VERB_WORDS})(?![\w-])", re.IGNORECASE)
+_VERB_RE = re.compile(rf"(?<![\w`-]){_VERB_WORDS}(?![\w-])", re.IGNORECASE)
 
 
 def verb_in(text: str, start: int, end: int) -> bool:
@@ -21,17 +21,13 @@ def verb_in(text: str, start: int, end: int) -> bool:
     return _VERB_RE.search(text, start, end) is not None
 
 
-_STRONG_VERBS = frozenset(
-    {"spawn", "launch", "dispatch", "delegate", "invoke", "kick", "fire", "spin", "fan"}
-)
-_IMPERATIVE_ONLY = frozenset({"have", "get"})  # "Have a subagent do X", not "you have two agents"
-_TEAM_VERBS = frozenset({"create", "form", "set", "spin", "start", "assemble", "use", "spawn"})
-_NEGATION = re.compile(
-    r"\b(?:never|do\s+not|don[’']?t|must\s+not|mustn[’']?t|should\s+not|shouldn[’']?t|cannot|can[’']?t"
-    r"|no\s+need\s+to|instead\s+of|avoid|without)\b[^.;:]*$",
-    re.IGNORECASE,
-)
-_AGENT_NOUN = r"(?:sub-?agents?|agents?|teammates?|workers?|reviewers?|critics?|helpers?)"
+_STRONG_VERBS = vocabulary.first_words((*vocabulary.STRONG_VERBS, *vocabulary.PHRASAL_VERBS))
+_IMPERATIVE_ONLY = vocabulary.first_words(vocabulary.IMPERATIVE_ONLY)
+_TEAM_VERBS = vocabulary.first_words(vocabulary.TEAM_VERBS)
+_NEGATION = re.compile(rf"\b{vocabulary.alternation(vocabulary.NEGATIONS)}\b[^.;:]*$", re.IGNORECASE)
+_AGENT_NOUN = vocabulary.alternation(vocabulary.AGENT_NOUNS, plural=True)
+_CORE_NOUN = vocabulary.alternation(vocabulary.CORE_AGENT_NOUNS, plural=True)
+_GROUP_NOUN = vocabulary.alternation(vocabulary.GROUP_NOUNS)
 _BUILTINS = r"(?:general-purpose|Explore|Plan|statusline-setup|claude-code-guide|output-style-setup)"
 _ID = r"[A-Za-z][\w.-]*(?::{1,2}[A-Za-z][\w.-]*)*"
 _MARKED = rf"(?P<mark>\*\*|__|`)(?P<name>{_ID})(?P=mark)"
@@ -47,7 +43,7 @@ _COMPOUND_HEAD = (
 )
 _PLAIN_REF = re.compile(
     rf"\b(?:(?:the|an?|one|two|three|four|five|\d+|all|both)\s+)?(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)+|{_BUILTINS})"
-    rf"\s+(?:sub-?agents?|agents?|teammates?)\b{_COMPOUND_HEAD}"
+    rf"\s+{_CORE_NOUN}\b{_COMPOUND_HEAD}"
 )
 # After spawn/launch/dispatch, an id right after the verb: ``Spawn `shop:critic` ``,
 # ``Dispatch `codebase-recon` via the Agent tool``, `` `Agent(shop:critic)` ``.
@@ -61,11 +57,14 @@ _GENERIC = re.compile(
     r"^\s*(?:\S+\s+){0,3}?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+\+?"
     r"(?:\s*[-–]\s*\d+)?|several|multiple|parallel|new|fresh|separate|dedicated|additional|another|both|all|these)"
     # the words before "agents" describe them: "both users and agents" joins a second noun
-    r"\s+(?:(?!(?:and|or|nor)\s)[\w*-]+\s+){0,3}?(?:sub-?agents?|agents?|teammates?)\b" + _COMPOUND_HEAD,
+    rf"\s+(?:(?!(?:and|or|nor)\s)[\w*-]+\s+){{0,3}}?{_CORE_NOUN}\b" + _COMPOUND_HEAD,
     re.IGNORECASE,
 )
 _AS_SUBAGENTS = re.compile(
-    r"\bas\s+(?:an?\s+)?(?:[\w-]+\s+){0,3}?(?:sub-?agents?|teammates?)\b", re.IGNORECASE
+    r"\bas\s+(?:an?\s+)?(?:[\w-]+\s+){0,3}?"
+    + vocabulary.alternation(vocabulary.SPAWNED_NOUNS, plural=True)
+    + r"\b",
+    re.IGNORECASE,
 )
 _SELF = re.compile(r"\b(?:this|that|the\s+same|each|which|whose)\s+(?:sub-?)?agent\b", re.IGNORECASE)
 _TEAM_AFTER_VERB = re.compile(
@@ -398,7 +397,7 @@ def spawn_lead(text: str) -> str | None:
         after = text[verb.end() :]
         if re.match(r"\s+(?:whenever|when|if|after|before|once|while|unless|on)\b", after, re.IGNORECASE):
             continue  # "Invoke whenever:" lists occasions, not agents
-        agents = re.search(rf"{_AGENT_NOUN}|\bteam\b|\bpanel\b", after, re.IGNORECASE)
+        agents = re.search(rf"{_AGENT_NOUN}|\b{_GROUP_NOUN}\b", after, re.IGNORECASE)
         if word in _STRONG_VERBS and (agents or text.rstrip().endswith(":")):
             return "strong"
         if agents and re.match(rf"^\s*(?:[\w*`-]+\s+){{0,4}}?{_AGENT_NOUN}\b", after, re.IGNORECASE):
