@@ -26,6 +26,7 @@ from spawnlint.parse.prefilter import could_yield, has_spawn_word
 from spawnlint.parse.send_message import mentions_send_message_tool, report_lines
 from spawnlint.parse.spawn_syntax import as_written, classify, split_lines
 from spawnlint.parse.team import team_lines
+from spawnlint.parse.text import FormExamples
 
 if TYPE_CHECKING:
     from spawnlint.parse.markdown import MarkdownFacts
@@ -223,6 +224,17 @@ def _fork_site(path: str, fm: Frontmatter, lines: list[str]) -> list[SpawnSite]:
             told_to_report=False,
         )
     ]
+
+
+# F9 lives in a skill's frontmatter: markdown only (a Python string has no frontmatter).
+FORK_EXAMPLES = FormExamples(
+    "F9",
+    valid=(
+        "---\nname: review\ndescription: Review the diff\ncontext: fork\nagent: shop:critic\n---\n"
+        "Review it.\n",
+    ),
+    invalid=("---\nname: review\ndescription: Review the diff\ncontext: inline\n---\nReview it.\n",),
+)
 
 
 def suppressions(lines: list[str], markdown: bool, hash_comments_until: int = 0) -> Suppressions:

@@ -31,6 +31,7 @@ from spawnlint.parse.spawn_syntax import (
 from spawnlint.parse.text import (
     CODE_SPAN,
     Block,
+    FormExamples,
     RawSite,
     Structure,
     block_sentences,
@@ -706,3 +707,40 @@ def _shift(param: Param | None) -> Param | None:
     return Param(
         param.key, param.value, param.kind, param.line + 1, param.column, value_line, param.value_column
     )
+
+
+EXAMPLES = (
+    FormExamples(
+        "F1",
+        valid=(
+            'Agent(subagent_type: "shop:critic", name: "c1", prompt: "Review the plan.")',
+            'Task(subagent_type="general-purpose", description="Research", prompt="Find the bug")',
+        ),
+        invalid=('new Agent({name: "x", instructions: "y"})', "The Agent (see below) decides."),
+    ),
+    FormExamples(
+        "F2",
+        valid=('Task:\n  subagent_type: "shop:critic"\n  name: "critic-1"\n  prompt: Review the plan.\n',),
+        invalid=("Task:\n  Read the file and summarise it.\n",),
+    ),
+    FormExamples(
+        "F3",
+        valid=('```json\n{"subagent_type": "general-purpose", "prompt": "Find the bug"}\n```\n',),
+        invalid=('```json\n{"type": "general-purpose", "prompt": "Find the bug"}\n```\n',),
+    ),
+    FormExamples(
+        "F4",
+        valid=(
+            "Use the Task tool with:\n\n- `subagent_type`: `shop:critic`\n- `name`: `{area}-reviewer`\n"
+            "- `prompt`: Review the plan.\n",
+        ),
+        invalid=(
+            "With the Task tool:\n\n- Write a clear description of the change\n- Pass the prompt to it\n",
+        ),
+    ),
+    FormExamples(
+        "F5",
+        valid=('Use the Task tool with `subagent_type="shop:critic"` and `name: "c1"`.',),
+        invalid=("Never pass `name` to the Agent tool: a named spawn runs as an `in_process_teammate`.",),
+    ),
+)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from spawnlint.parse import vocabulary
 from spawnlint.parse.spawn_syntax import PARAM_KEYS
+from spawnlint.parse.text import FormExamples
 
 _VERB_WORDS = vocabulary.alternation(
     (*vocabulary.STRONG_VERBS, *vocabulary.PHRASAL_VERBS, *vocabulary.WEAK_VERBS)
@@ -403,3 +404,38 @@ def spawn_lead(text: str) -> str | None:
         if agents and re.match(rf"^\s*(?:[\w*`-]+\s+){{0,4}}?{_AGENT_NOUN}\b", after, re.IGNORECASE):
             return "weak"
     return None
+
+
+EXAMPLES = (
+    FormExamples(
+        "F6",
+        valid=(
+            "Launch the **security-auditor** agent.",
+            "Spawn `shop:critic`.",
+            'Launch the code-checker agent named "c1" to review.',
+            "Dispatch `codebase-recon` via the Agent tool.",
+            "Delegate the migration to the **db-migrator** agent.",
+            "Invoke the `plan-checker` agent on the draft.",
+            "Kick off the **test-runner** agent.",
+            "Have the **code-reviewer** agent check it.",
+            "Use the **docs-writer** critic for the prose.",
+            "Launch two parallel agents, one per module.",
+        ),
+        invalid=(
+            "Do not spawn the **security-auditor** agent.",
+            "Run the critical path analysis on the build.",
+            "Run the same check as the **linter** agent.",
+            "You have two agents in this repository.",
+        ),
+    ),
+    FormExamples(
+        "F7",
+        valid=("Spawn these agents in parallel:\n\n- **security-auditor**\n- **code-reviewer**\n",),
+        invalid=("Read these files:\n\n- **security-auditor**\n- **code-reviewer**\n",),
+    ),
+    FormExamples(
+        "F8",
+        valid=("Create a team and spawn 3 teammates named alpha, beta and gamma.",),
+        invalid=("Form the team of people who review the budget.",),
+    ),
+)

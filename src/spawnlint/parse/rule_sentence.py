@@ -71,3 +71,14 @@ def canonical_rule(kind: str, mixed: bool = False) -> str:
         f"Spawn {who} without the Agent tool's `name` parameter: a named spawn runs as an"
         f" `in_process_teammate`, whose final answer never returns to this {kind}."
     )
+
+
+# Sentences the default matcher reads as the no-name rule (VALID) or not (INVALID); the body
+# test must let each VALID one through, wherever it is written.
+VALID = (
+    "Spawn agents without the Agent tool's `name` parameter: a named spawn runs as an"
+    " `in_process_teammate`, whose final answer never returns.",
+    "Never give a subagent a `name`: it would run as an in_process_teammate.",
+    "Do not pass name to the Task tool; named tasks become in_process_teammate peers.",
+)
+INVALID = ("Give each agent a short name.", "Never rename the task file.")
