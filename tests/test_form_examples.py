@@ -18,7 +18,15 @@ import pytest
 from spawnlint.config import load_settings
 from spawnlint.engine import lint
 from spawnlint.model import FileKind
-from spawnlint.parse import FORK_EXAMPLES, forms, parse_text, prose, python_could_spawn, rule_sentence
+from spawnlint.parse import (
+    FORK_EXAMPLES,
+    forms,
+    parse_text,
+    prose,
+    python_could_spawn,
+    rule_sentence,
+    vocabulary,
+)
 from spawnlint.parse.prefilter import could_yield, has_spawn_word
 from spawnlint.parse.text import FormExamples
 
@@ -27,7 +35,7 @@ try:  # the Python reader's own cue test; it moves with the ast reader
 except ImportError:  # pragma: no cover - after the ast reader lands
     from spawnlint.parse.python.read import may_be_scanned  # type: ignore[import-not-found,no-redef]
 
-EXAMPLES = (*forms.EXAMPLES, *prose.EXAMPLES)
+EXAMPLES = (*forms.EXAMPLES, *prose.EXAMPLES, *prose.FOREIGN_EXAMPLES)
 # A string the Python reader's cue test (STRING_CUES) turns away never reaches the markdown
 # recognisers: that test is still a hand-kept word list of the Python reader, not built from the
 # vocabulary. Such misses are reported as expected failures until it is; any other miss fails.
@@ -39,6 +47,7 @@ _TOOL_NAMES = frozenset({"Agent", "Task"})
 def test_every_form_but_python_has_examples() -> None:
     """F10 is the Python reading of the others: each example below is run inside Python strings."""
     forms_with_examples = {e.form for e in (*EXAMPLES, FORK_EXAMPLES)}
+    assert len(prose.FOREIGN_EXAMPLES) == len(vocabulary.LANGUAGES)  # one entry per language
     assert forms_with_examples == {f"F{n}" for n in range(1, 10)}
     assert all(e.valid and e.invalid for e in (*EXAMPLES, FORK_EXAMPLES))
 
@@ -63,10 +72,20 @@ def _triple_quoted_body(text: str) -> str:
     return body[:-1] + '\\"' if body.endswith('"') else body
 
 
+def _split_point(text: str) -> int:
+    """Where to cut the text in two literals: the space (or the place between two CJK characters)
+    nearest its middle; never inside a word, which no test on the source could read whole."""
+    cuts = [
+        i
+        for i in range(1, len(text))
+        if text[i - 1].isspace() or (not text[i - 1].isascii() and not text[i].isascii())
+    ]
+    return min(cuts, key=lambda i: abs(i - len(text) // 2)) if cuts else len(text) // 2
+
+
 def python_sources(text: str) -> dict[str, str]:
     """A module that hands the text to a model, in each way Python writes a string."""
-    middle = text.find(" ", len(text) // 2)
-    middle = middle if middle > 0 else len(text) // 2
+    middle = _split_point(text)
     fstring = _triple_quoted_body(text).replace("{", "{{").replace("}", "}}")
     return {
         "plain": f"PROMPT = {text!r}\n",
@@ -95,7 +114,11 @@ def _write_project(root: Path, examples: FormExamples) -> dict[str, tuple[bool, 
     return expected
 
 
-@pytest.mark.parametrize("examples", EXAMPLES, ids=lambda e: e.form)
+_LANGUAGE_IDS = [f"F6-{language.code}" for language in vocabulary.LANGUAGES]
+_IDS = [e.form for e in (*forms.EXAMPLES, *prose.EXAMPLES)] + _LANGUAGE_IDS
+
+
+@pytest.mark.parametrize("examples", EXAMPLES, ids=_IDS)
 def test_each_form_is_found_through_every_gate(examples: FormExamples, tmp_path: Path) -> None:
     for text in examples.valid:
         for variant in capitalisations(text).values():

@@ -202,9 +202,17 @@ _SPAWN_WORDS = spellings(
         *vocabulary.GROUP_NOUNS,
         *vocabulary.NEGATIONS,
         *vocabulary.RULE_SPAWN_STEMS,
+        *(
+            word
+            for language in vocabulary.LANGUAGES
+            for word in (*language.verbs, *language.subagent_nouns, *language.agent_nouns, *language.negations)
+        ),
     )
 )
 _SPAWN_PIECES = [
+    "を",
+    "`@x-y`",
+    "@agent-x-y",
     "the",
     "a",
     "two",

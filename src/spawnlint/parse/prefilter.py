@@ -15,6 +15,9 @@ from spawnlint.parse import vocabulary
 # agent noun, a team, or a strong verb followed by an id (`Dispatch \`x-y\``); the default no-name
 # rule sentence agent/task/spawn. What a body says about SendMessage is read from its lines
 # without any parse; F9 (`context: fork`) is frontmatter, read on the cheap path too.
+_FOREIGN_NOUNS = tuple(
+    noun for language in vocabulary.LANGUAGES for noun in (*language.subagent_nouns, *language.agent_nouns)
+)
 _WORDS = vocabulary.probes(
     (
         *vocabulary.SPAWN_TOOL_WORDS,
@@ -22,6 +25,7 @@ _WORDS = vocabulary.probes(
         vocabulary.TEAM_NOUN,
         *vocabulary.AGENT_NOUNS,
         *vocabulary.STRONG_VERBS,
+        *_FOREIGN_NOUNS,
     )
 )
 # The strong verbs of two words: their first word alone is too common to be worth a parse.
@@ -239,7 +243,17 @@ def _prose(body: str, low: str, present: frozenset[str], paragraphs: _Paragraphs
         _strong_verb(low, present, paragraphs)
         or _verb_before_noun(body, low, present, paragraphs)
         or _team_verb(low, present, paragraphs)
+        or _foreign(low)
     )
+
+
+# Another language's spawn (prose.foreign_spawns) needs one of its verbs and an agent noun.
+_FOREIGN_VERBS = vocabulary.probes(verb for language in vocabulary.LANGUAGES for verb in language.verbs)
+_FOREIGN_NOUN_PROBES = vocabulary.probes((*_FOREIGN_NOUNS, "agent"))
+
+
+def _foreign(low: str) -> bool:
+    return any(noun in low for noun in _FOREIGN_NOUN_PROBES) and any(verb in low for verb in _FOREIGN_VERBS)
 
 
 def _strong_verb(low: str, present: frozenset[str], paragraphs: _Paragraphs) -> bool:

@@ -188,6 +188,97 @@ def find_prose_spawns(text: str) -> list[ProseSpawn]:
             if names:
                 return [ProseSpawn("F6", verb.start(), None, 0, n, o) for n, o in names]
             return [ProseSpawn("F6", verb.start(), None, 0, None, 0)]
+    return foreign_spawns(text)
+
+
+# Other languages (vocabulary.LANGUAGES): a verb and, in its clause, a sub-agent noun or an agent
+# noun beside an agent of a known shape. The English nouns count too: "派 `x` agent", "派 sub-agent".
+_FOREIGN_REF = re.compile(
+    r"(?P<mark>`|\*\*)@?(?:agent-)?(?P<name>[A-Za-z][\w.-]*(?::{1,2}[A-Za-z][\w.-]*)*)(?P=mark)"
+    r"|(?<![\w@])@(?:agent-)?(?P<mention>[a-z][\w.-]*(?::[\w.-]+)*)"
+)
+_CLAUSE_END = re.compile(r"[。！？!?；;]|[.:](?:\s|$)")
+_FOREIGN_WINDOW = 80  # characters between a verb and its agent (CJK sentences are short)
+
+
+@dataclass(frozen=True)
+class _Grammar:
+    language: vocabulary.Language
+    verb: re.Pattern[str]
+    subagent: re.Pattern[str]
+    agent: re.Pattern[str]
+    negation: re.Pattern[str]
+
+
+def _grammar(language: vocabulary.Language) -> _Grammar:
+    edge = r"\b" if language.spaced else ""
+    english_sub, english_agent = ("sub(-)agent(s)",), ("agent(s)",)
+
+    def words(found: tuple[str, ...]) -> re.Pattern[str]:
+        return re.compile(rf"{edge}{vocabulary.alternation(found)}{edge}", re.IGNORECASE)
+
+    return _Grammar(
+        language,
+        words(language.verbs),
+        re.compile(
+            rf"{edge}{vocabulary.alternation(language.subagent_nouns)}{edge}"
+            rf"|\b{vocabulary.alternation(english_sub)}\b",
+            re.IGNORECASE,
+        ),
+        re.compile(
+            rf"{edge}{vocabulary.alternation(language.agent_nouns)}{edge}|\b{vocabulary.alternation(english_agent)}\b",
+            re.IGNORECASE,
+        ),
+        words(language.negations),
+    )
+
+
+_GRAMMARS = tuple(_grammar(language) for language in vocabulary.LANGUAGES)
+
+
+def _noun(grammar: _Grammar, noun: re.Pattern[str], clause: str) -> bool:
+    """Whether the clause holds the noun as the verb's object: before a verb that comes last, the
+    noun carries an object particle ("このエージェントは" is the subject: it does the work)."""
+    particles = grammar.language.object_particles
+    return any(
+        not particles or clause[m.end() :].lstrip().startswith(particles) for m in noun.finditer(clause)
+    )
+
+
+def foreign_spawns(text: str) -> list[ProseSpawn]:
+    """F6 in another language: "`x` エージェントを起動する", "派一个只读 subagent",
+    `Lanza el subagente`. The verb's clause must hold a sub-agent noun, or an agent noun and an
+    agent of a known shape; a negated verb spawns nothing."""
+    for grammar in _GRAMMARS:
+        for verb in grammar.verb.finditer(text):
+            if grammar.language.verb_last:
+                start = max(0, verb.start() - _FOREIGN_WINDOW)
+                ends = [m.end() for m in _CLAUSE_END.finditer(text, start, verb.start())]
+                clause_start = ends[-1] if ends else start
+                clause = text[clause_start : verb.start()]
+                negated = grammar.negation.match(text, verb.end()) is not None
+            else:
+                clause_start = verb.end()
+                end = _CLAUSE_END.search(text, verb.end(), verb.end() + _FOREIGN_WINDOW)
+                clause = text[clause_start : end.start() if end else verb.end() + _FOREIGN_WINDOW]
+                before = text[max(0, verb.start() - 30) : verb.start()]
+                before = _CLAUSE_END.split(before)[-1]
+                negated = grammar.negation.search(before) is not None or (
+                    grammar.language.code == "de" and grammar.negation.search(clause) is not None
+                )
+            if negated:
+                continue
+            ref = _FOREIGN_REF.search(clause)
+            if not (
+                _noun(grammar, grammar.subagent, clause) or (ref and _noun(grammar, grammar.agent, clause))
+            ):
+                continue
+            if ref is None:
+                return [ProseSpawn("F6", verb.start(), None, 0, None, 0)]
+            group = "name" if ref.group("name") else "mention"
+            return [
+                ProseSpawn("F6", verb.start(), ref.group(group), clause_start + ref.start(group), None, 0)
+            ]
     return []
 
 
@@ -437,5 +528,55 @@ EXAMPLES = (
         "F8",
         valid=("Create a team and spawn 3 teammates named alpha, beta and gamma.",),
         invalid=("Form the team of people who review the budget.",),
+    ),
+)
+
+# Another language's F6, one entry per language of vocabulary.LANGUAGES (the shapes of issue 19).
+FOREIGN_EXAMPLES = (
+    FormExamples(
+        "F6",
+        valid=(
+            "各調査項目について `mgzl:budgeted-investigator` エージェントを Agent ツールで起動する。",
+            "判定結果に応じて `@test-implementer` サブエージェントを起動して修正する。",
+            "`@implementation-plan-creator-lite` エージェントを利用する。",
+        ),
+        invalid=(
+            "サブエージェントを起動しない。",
+            "このエージェントは `lint` を実行する。",  # the agent does the running: no agent shape
+        ),
+    ),
+    FormExamples(
+        "F6",
+        valid=("`code-reviewer` 에이전트를 실행하세요.", "서브에이전트를 호출해서 테스트를 돌리세요."),
+        invalid=("서브에이전트를 호출하지 마세요.", "에이전트 설정을 확인하세요."),
+    ),
+    FormExamples(
+        "F6",
+        valid=(
+            "派 `seed-prototype` agent 造一次性原型。",
+            "用户要求更干净的视角时，派一个只读 subagent 执行同一份清单。",
+            "轻调查派 sub-agent，结论直接写票。",
+        ),
+        invalid=("不要派 subagent 做这件事。", "这个流派的 agent 很多。"),
+    ),
+    FormExamples(
+        "F6",
+        valid=("Starte den `code-reviewer` Agenten.", "Beauftrage einen Subagenten mit der Suche."),
+        invalid=("Starte den Subagenten nicht.", "Starte den Server neu und prüfe den Agenten."),
+    ),
+    FormExamples(
+        "F6",
+        valid=("Lanza el subagente `code-reviewer`.", "Delega la búsqueda al agente **shop:critic**."),
+        invalid=("No lances el subagente.", "Inicia sesión con el agente de usuario."),
+    ),
+    FormExamples(
+        "F6",
+        valid=("Lancez le sous-agent **critic** sur le diff.", "Invoque l'agent `shop:critic`."),
+        invalid=("Ne lancez jamais le sous-agent.", "Lance le serveur avant l'agent de build."),
+    ),
+    FormExamples(
+        "F6",
+        valid=("Inicie o agente `shop:critic`.", "Delegue a busca a um subagente."),
+        invalid=("Não inicie o subagente.", "Inicie o servidor do agente de usuário."),
     ),
 )

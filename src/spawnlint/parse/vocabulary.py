@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 # Spawn verbs. A strong verb spawns by itself (`Spawn \`shop:critic\``, `Launch in parallel:`);
 # a weak one only with an agent noun near it ("Use the reviewer agent").
@@ -173,3 +174,128 @@ def probes(words: Iterable[str]) -> tuple[str, ...]:
 def first_words(words: Iterable[str]) -> frozenset[str]:
     """The first word of each (`kick off` -> `kick`): what a matched verb is known by."""
     return frozenset(w.split()[0].rstrip("*") for w in words)
+
+
+@dataclass(frozen=True)
+class Language:
+    """The spawn words of one other language (issue 19). A sentence spawns when a verb governs a
+    sub-agent noun, or an agent noun beside an agent of a known shape (`` `x` ``, **x**, `@x`,
+    `plugin:name`): a bare "agent" and a verb are not enough."""
+
+    code: str
+    verbs: tuple[str, ...]
+    subagent_nouns: tuple[str, ...]  # a spawned agent by itself ("サブエージェント", "subagente")
+    agent_nouns: tuple[str, ...]  # an agent, spawned only when named beside it
+    negations: tuple[str, ...]  # before the verb, or right after it where `verb_last`
+    verb_last: bool = False  # Japanese and Korean put the verb after its object ...
+    object_particles: tuple[str, ...] = ()  # ... marked by a particle ("エージェントを", not "は")
+    spaced: bool = True  # words stand between spaces (CJK: no word boundaries)
+
+
+LANGUAGES = (
+    Language(
+        "ja",
+        verbs=("起動", "利用", "実行", "呼び出", "委任", "委譲", "派遣"),
+        subagent_nouns=("サブエージェント",),
+        agent_nouns=("エージェント", "チームメイト"),
+        negations=("しない", "せず", "しません", "させない", "禁止", "不要"),
+        verb_last=True,
+        object_particles=("を", "に", "の"),
+        spaced=False,
+    ),
+    Language(
+        "ko",
+        verbs=("실행", "호출", "시작", "생성", "위임", "사용"),
+        subagent_nouns=("서브에이전트", "하위 에이전트"),
+        agent_nouns=("에이전트", "팀원"),
+        negations=("하지 않", "하지 마", "하지마", "금지", "않"),
+        verb_last=True,
+        object_particles=("를", "을", "에게", "의", "한테"),
+        spaced=False,
+    ),
+    Language(
+        "zh",
+        verbs=("派发", "派出", "派", "启动", "调用", "委派", "委托", "召唤"),
+        subagent_nouns=("子代理", "子智能体"),
+        agent_nouns=("智能体", "代理"),
+        negations=("不要", "不必", "无需", "禁止", "不", "别", "勿"),
+        spaced=False,
+    ),
+    Language(
+        "de",
+        verbs=(
+            "starte",
+            "starten",
+            "startet",
+            "beauftrage",
+            "beauftragen",
+            "delegiere",
+            "delegieren",
+            "rufe",
+            "aufrufen",
+            "verwende",
+            "verwenden",
+            "nutze",
+            "nutzen",
+            "spawne",
+            "spawnen",
+        ),
+        subagent_nouns=("subagent(en)", "sub-agent(en)", "unteragent(en)"),
+        agent_nouns=("agent(en)", "teammitglied(er)"),
+        negations=("nicht", "nie", "niemals", "kein*"),
+    ),
+    Language(
+        "es",
+        verbs=(
+            "lanza",
+            "lanzar",
+            "inicia",
+            "iniciar",
+            "invoca",
+            "invocar",
+            "delega",
+            "delegar",
+            "ejecuta",
+            "ejecutar",
+        ),
+        subagent_nouns=("subagente(s)", "sub-agente(s)"),
+        agent_nouns=("agente(s)",),
+        negations=("no", "nunca", "jamás"),
+    ),
+    Language(
+        "fr",
+        verbs=(
+            "lance",
+            "lancez",
+            "lancer",
+            "démarre",
+            "démarrez",
+            "invoque",
+            "invoquez",
+            "délègue",
+            "déléguez",
+            "exécutez",
+        ),
+        subagent_nouns=("sous-agent(s)",),
+        agent_nouns=("agent(s)",),
+        negations=("ne", "n'", "jamais"),
+    ),
+    Language(
+        "pt",
+        verbs=(
+            "inicie",
+            "iniciar",
+            "lance",
+            "lançar",
+            "invoque",
+            "invocar",
+            "delegue",
+            "delegar",
+            "executar",
+            "acione",
+        ),
+        subagent_nouns=("subagente(s)", "sub-agente(s)"),
+        agent_nouns=("agente(s)",),
+        negations=("não", "nunca", "jamais"),
+    ),
+)
