@@ -236,13 +236,38 @@ def _grammar(language: vocabulary.Language) -> _Grammar:
 _GRAMMARS = tuple(_grammar(language) for language in vocabulary.LANGUAGES)
 
 
-def _noun(grammar: _Grammar, noun: re.Pattern[str], clause: str) -> bool:
-    """Whether the clause holds the noun as the verb's object: before a verb that comes last, the
-    noun carries an object particle ("このエージェントは" is the subject: it does the work)."""
-    particles = grammar.language.object_particles
-    return any(
-        not particles or clause[m.end() :].lstrip().startswith(particles) for m in noun.finditer(clause)
-    )
+def _nouns(grammar: _Grammar, noun: re.Pattern[str], clause: str) -> list[re.Match[str]]:
+    """The noun where the clause holds it as the verb's object: before a verb that comes last, the
+    noun carries an object particle ("このエージェントは" is the subject: it does the work), or
+    `near_particles` right before the verb ("サブエージェントの起動")."""
+    language = grammar.language
+    if not language.verb_last:
+        return list(noun.finditer(clause))
+    found = []
+    for m in noun.finditer(clause):
+        after = clause[m.end() :].lstrip()
+        if after.startswith(language.object_particles) or (
+            after.startswith(language.near_particles) and len(after) <= 4
+        ):
+            found.append(m)
+    return found
+
+
+def _adjacent_ref(clause: str, nouns: list[re.Match[str]]) -> re.Match[str] | None:
+    """The agent named right beside one of the nouns (`` `x` エージェント``, "agente `x`")."""
+    for ref in _FOREIGN_REF.finditer(clause):
+        if any(-1 <= n.start() - ref.end() <= 3 or -1 <= ref.start() - n.end() <= 3 for n in nouns):
+            return ref
+    return None
+
+
+def _false_friend(language: vocabulary.Language, text: str, verb: re.Match[str]) -> bool:
+    """Whether the verb is part of a word that is not it ("派生" holds "派")."""
+    for word in language.false_friends:
+        at = text.find(word, max(0, verb.start() - len(word) + 1), verb.end() + len(word))
+        if 0 <= at < verb.end() and at + len(word) > verb.start():
+            return True
+    return False
 
 
 def foreign_spawns(text: str) -> list[ProseSpawn]:
@@ -266,12 +291,11 @@ def foreign_spawns(text: str) -> list[ProseSpawn]:
                 negated = grammar.negation.search(before) is not None or (
                     grammar.language.code == "de" and grammar.negation.search(clause) is not None
                 )
-            if negated:
+            if negated or _false_friend(grammar.language, text, verb):
                 continue
-            ref = _FOREIGN_REF.search(clause)
-            if not (
-                _noun(grammar, grammar.subagent, clause) or (ref and _noun(grammar, grammar.agent, clause))
-            ):
+            subagents = _nouns(grammar, grammar.subagent, clause)
+            ref = _adjacent_ref(clause, subagents + _nouns(grammar, grammar.agent, clause))
+            if not (subagents or ref):
                 continue
             if ref is None:
                 return [ProseSpawn("F6", verb.start(), None, 0, None, 0)]
@@ -543,6 +567,8 @@ FOREIGN_EXAMPLES = (
         invalid=(
             "サブエージェントを起動しない。",
             "このエージェントは `lint` を実行する。",  # the agent does the running: no agent shape
+            "それ以外のサブエージェントを起動してはならない。",
+            "サブエージェントの `description` は、エージェントがいつ呼び出されるかを決める。",  # passive
         ),
     ),
     FormExamples(
@@ -557,7 +583,11 @@ FOREIGN_EXAMPLES = (
             "用户要求更干净的视角时，派一个只读 subagent 执行同一份清单。",
             "轻调查派 sub-agent，结论直接写票。",
         ),
-        invalid=("不要派 subagent 做这件事。", "这个流派的 agent 很多。"),
+        invalid=(
+            "不要派 subagent 做这件事。",
+            "这个流派的 agent 很多。",
+            "`pro` 在内部会派生 `flash` 级 `subagent` 分担工具调用。",
+        ),
     ),
     FormExamples(
         "F6",

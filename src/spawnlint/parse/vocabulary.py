@@ -186,9 +186,15 @@ class Language:
     verbs: tuple[str, ...]
     subagent_nouns: tuple[str, ...]  # a spawned agent by itself ("サブエージェント", "subagente")
     agent_nouns: tuple[str, ...]  # an agent, spawned only when named beside it
-    negations: tuple[str, ...]  # before the verb, or right after it where `verb_last`
+    # words that make the verb no instruction (negations, a passive, "will" of a description):
+    # before the verb, or right after it where `verb_last`
+    negations: tuple[str, ...]
     verb_last: bool = False  # Japanese and Korean put the verb after its object ...
     object_particles: tuple[str, ...] = ()  # ... marked by a particle ("エージェントを", not "は")
+    # a particle that marks the object only right before the verb ("サブエージェントの起動時")
+    near_particles: tuple[str, ...] = ()
+    # words that hold a verb without being it ("派生" derives, "流派" is a school)
+    false_friends: tuple[str, ...] = ()
     spaced: bool = True  # words stand between spaces (CJK: no word boundaries)
 
 
@@ -198,9 +204,21 @@ LANGUAGES = (
         verbs=("起動", "利用", "実行", "呼び出", "委任", "委譲", "派遣"),
         subagent_nouns=("サブエージェント",),
         agent_nouns=("エージェント", "チームメイト"),
-        negations=("しない", "せず", "しません", "させない", "禁止", "不要"),
+        negations=(
+            "しない",
+            "せず",
+            "しません",
+            "させない",
+            "してはならない",
+            "してはいけない",
+            "される",
+            "され",
+            "禁止",
+            "不要",
+        ),
         verb_last=True,
-        object_particles=("を", "に", "の"),
+        object_particles=("を", "に"),
+        near_particles=("の",),
         spaced=False,
     ),
     Language(
@@ -210,7 +228,8 @@ LANGUAGES = (
         agent_nouns=("에이전트", "팀원"),
         negations=("하지 않", "하지 마", "하지마", "금지", "않"),
         verb_last=True,
-        object_particles=("를", "을", "에게", "의", "한테"),
+        object_particles=("를", "을", "에게", "한테"),
+        near_particles=("의",),
         spaced=False,
     ),
     Language(
@@ -218,8 +237,9 @@ LANGUAGES = (
         verbs=("派发", "派出", "派", "启动", "调用", "委派", "委托", "召唤"),
         subagent_nouns=("子代理", "子智能体"),
         agent_nouns=("智能体", "代理"),
-        negations=("不要", "不必", "无需", "禁止", "不", "别", "勿"),
+        negations=("不要", "不必", "无需", "禁止", "不", "别", "勿", "会"),
         spaced=False,
+        false_friends=("派生", "流派", "党派", "派对", "气派"),
     ),
     Language(
         "de",
