@@ -256,11 +256,18 @@ def _nouns(grammar: _Grammar, noun: re.Pattern[str], clause: str) -> list[re.Mat
 def _adjacent_ref(clause: str, nouns: list[re.Match[str]]) -> re.Match[str] | None:
     """The agent named right beside one of the nouns (`` `x` エージェント``, "agente `x`")."""
     for ref in _FOREIGN_REF.finditer(clause):
+        if (ref.group("name") or "") in _TOOL_NAMES:
+            continue  # `Agent` is the tool, not an agent
         for n in nouns:
+            if n.start() < ref.end() and ref.start() < n.end():
+                continue  # the noun inside the name (`seed-agent`)
             gap = clause[ref.end() : n.start()] if ref.end() <= n.start() else clause[n.end() : ref.start()]
             if len(gap) <= 2 and not gap.strip():
                 return ref
     return None
+
+
+_TOOL_NAMES = frozenset({"Agent", "Task"})
 
 
 def _false_friend(language: vocabulary.Language, text: str, verb: re.Match[str]) -> bool:
