@@ -279,28 +279,49 @@ def _false_friend(language: vocabulary.Language, text: str, verb: re.Match[str])
     return False
 
 
+def _foreign_clause(grammar: _Grammar, text: str, verb: re.Match[str]) -> tuple[int, str, bool]:
+    """Where the verb's object stands (before a verb that comes last, after one that comes
+    first), that text, and whether the verb is no instruction (negated, a passive, a false
+    friend)."""
+    if grammar.language.verb_last:
+        start = max(0, verb.start() - _FOREIGN_WINDOW)
+        ends = [m.end() for m in _CLAUSE_END.finditer(text, start, verb.start())]
+        clause_start = ends[-1] if ends else start
+        clause = text[clause_start : verb.start()]
+        negated = grammar.negation.match(text, verb.end()) is not None
+    else:
+        clause_start = verb.end()
+        end = _CLAUSE_END.search(text, verb.end(), verb.end() + _FOREIGN_WINDOW)
+        clause = text[clause_start : end.start() if end else verb.end() + _FOREIGN_WINDOW]
+        before = _CLAUSE_END.split(text[max(0, verb.start() - 30) : verb.start()])[-1]
+        negated = grammar.negation.search(before) is not None or (
+            grammar.language.code == "de" and grammar.negation.search(clause) is not None
+        )
+    return clause_start, clause, negated or _false_friend(grammar.language, text, verb)
+
+
+def foreign_lead(text: str) -> bool:
+    """A sentence in another language that introduces a list of agents (F7): a spawn verb, an
+    agent noun, and a colon at its end ("以下の専門エージェントを並行または順次実行してレビューを収集：")."""
+    if not text.rstrip().endswith((":", "：")):
+        return False
+    for grammar in _GRAMMARS:
+        for verb in grammar.verb.finditer(text):
+            if not _foreign_clause(grammar, text, verb)[2] and (
+                grammar.agent.search(text) or grammar.subagent.search(text)
+            ):
+                return True
+    return False
+
+
 def foreign_spawns(text: str) -> list[ProseSpawn]:
     """F6 in another language: "`x` エージェントを起動する", "派一个只读 subagent",
     `Lanza el subagente`. The verb's clause must hold a sub-agent noun, or an agent noun and an
     agent of a known shape; a negated verb spawns nothing."""
     for grammar in _GRAMMARS:
         for verb in grammar.verb.finditer(text):
-            if grammar.language.verb_last:
-                start = max(0, verb.start() - _FOREIGN_WINDOW)
-                ends = [m.end() for m in _CLAUSE_END.finditer(text, start, verb.start())]
-                clause_start = ends[-1] if ends else start
-                clause = text[clause_start : verb.start()]
-                negated = grammar.negation.match(text, verb.end()) is not None
-            else:
-                clause_start = verb.end()
-                end = _CLAUSE_END.search(text, verb.end(), verb.end() + _FOREIGN_WINDOW)
-                clause = text[clause_start : end.start() if end else verb.end() + _FOREIGN_WINDOW]
-                before = text[max(0, verb.start() - 30) : verb.start()]
-                before = _CLAUSE_END.split(before)[-1]
-                negated = grammar.negation.search(before) is not None or (
-                    grammar.language.code == "de" and grammar.negation.search(clause) is not None
-                )
-            if negated or _false_friend(grammar.language, text, verb):
+            clause_start, clause, negated = _foreign_clause(grammar, text, verb)
+            if negated:
                 continue
             subagents = _nouns(grammar, grammar.subagent, clause)
             ref = _adjacent_ref(clause, subagents + _nouns(grammar, grammar.agent, clause))
@@ -495,7 +516,9 @@ def bullet_reference(item: str, strong_lead: bool) -> tuple[str, int] | None:
         head,
         re.IGNORECASE,
     )
-    ref = marked or plain or described
+    # Claude Code's mention of an agent: `- @agent-review-srp-reviewer による評価`
+    mention = re.match(r"@(?:agent-)?(?P<name>[a-z][\w.-]*(?::[\w.-]+)*)", head)
+    ref = marked or mention or plain or described
     if ref is None:
         return None
     name = ref.group("name")
@@ -527,7 +550,7 @@ def spawn_lead(text: str) -> str | None:
             return "strong"
         if agents and re.match(rf"^\s*(?:[\w*`-]+\s+){{0,4}}?{_AGENT_NOUN}\b", after, re.IGNORECASE):
             return "weak"
-    return None
+    return "strong" if foreign_lead(text) else None
 
 
 EXAMPLES = (
@@ -554,8 +577,15 @@ EXAMPLES = (
     ),
     FormExamples(
         "F7",
-        valid=("Spawn these agents in parallel:\n\n- **security-auditor**\n- **code-reviewer**\n",),
-        invalid=("Read these files:\n\n- **security-auditor**\n- **code-reviewer**\n",),
+        valid=(
+            "Spawn these agents in parallel:\n\n- **security-auditor**\n- **code-reviewer**\n",
+            "以下の専門エージェントを並行または順次実行してレビューを収集：\n\n"
+            "- @agent-review-srp-reviewer による評価\n- @agent-review-kiss-reviewer による評価\n",
+        ),
+        invalid=(
+            "Read these files:\n\n- **security-auditor**\n- **code-reviewer**\n",
+            "以下のエージェントは実行しない：\n\n- @agent-review-srp-reviewer\n",
+        ),
     ),
     FormExamples(
         "F8",
