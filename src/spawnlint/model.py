@@ -27,7 +27,6 @@ class FileKind(str, Enum):
     SKILL = "skill"  # any markdown file inside a skill folder
     MARKDOWN = "markdown"  # other markdown searched for spawn sites
     PYTHON = "python"
-    MANIFEST = "manifest"
 
 
 @dataclass(frozen=True, order=True)

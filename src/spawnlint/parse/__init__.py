@@ -33,8 +33,7 @@ _SUPPRESS_HASH = re.compile(r"#\s*spawnlint:\s*(ignore-file|ignore)(?:\[([^\]]*)
 
 
 def python_could_spawn(text: str, callables: tuple[str, ...]) -> bool:
-    """The cheap prefilter for Python files: only these are parsed, and libcst is imported only
-    when one passes."""
+    """The cheap prefilter for Python files: only these are parsed (tokenize and ast)."""
     if "subagent_type" in text or "AgentDefinition" in text:
         return True
     if any(c + "(" in text for c in callables):
