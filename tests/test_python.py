@@ -264,3 +264,18 @@ def test_a_deep_tree_within_the_bounds_is_walked_without_recursion() -> None:
     parsed = parse_python("x.py", src, CALLABLES)
     assert parsed.problems == ()
     assert [s.name.value for s in parsed.sites if s.name] == ["c1"]
+
+
+def test_only_the_python_fixer_imports_libcst_and_the_pool_imports_no_caller() -> None:
+    src = Path(__file__).parent.parent / "src" / "spawnlint"
+    importing = sorted(
+        str(p.relative_to(src))
+        for p in src.rglob("*.py")
+        if any(
+            line.lstrip().startswith(("import libcst", "from libcst"))
+            for line in p.read_text("utf-8").splitlines()
+        )
+    )
+    assert importing == ["parse/python/fix.py"]
+    pool = (src / "parallel.py").read_text("utf-8")
+    assert "from spawnlint" not in pool and "import spawnlint" not in pool

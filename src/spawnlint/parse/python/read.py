@@ -165,9 +165,18 @@ def _string_tokens(text: str) -> list[_Token] | None:
                 raise _Refused(
                     f"chains more than {MAX_CHAIN} operators in one expression (line {token.start[0]})"
                 )
-    except (tokenize.TokenError, SyntaxError):
+    except (tokenize.TokenError, SyntaxError) as exc:
+        if "too many nested parentheses" in str(exc):  # Python 3.12+ tokenizes in C, with this limit
+            raise _Refused(f"nests brackets more than {MAX_NESTING} deep (line {_line_of(exc)})") from None
         return None
     return out
+
+
+def _line_of(exc: Exception) -> int:
+    if isinstance(exc, SyntaxError):
+        return exc.lineno or 1
+    where = exc.args[1] if len(exc.args) > 1 else None
+    return where[0] if isinstance(where, tuple) and where and isinstance(where[0], int) else 1
 
 
 def _slice(physical: list[str], start: tuple[int, int], end: tuple[int, int]) -> str:
