@@ -641,6 +641,10 @@ def test_a_quoted_name_in_an_agents_own_bullet_goes(tmp_path: Path) -> None:
             'B = {"type": "tool_use", "name": "Agent", "input": {\n'
             '    "subagent_type": "critic",\n    "prompt": "p",\n}}\n',
         ),
+        (  # a value in parentheses goes with them
+            'Agent(subagent_type="critic", name=("c" "1"), team_name = ( "t" ), prompt="p")\n',
+            'Agent(subagent_type="critic", prompt="p")\n',
+        ),
         (  # CRLF line endings stay
             'Agent(\r\n    subagent_type="critic",\r\n    name="c1",\r\n)\r\n',
             'Agent(\r\n    subagent_type="critic",\r\n)\r\n',

@@ -321,11 +321,25 @@ class _Reader:
         param = Param(key, text, kind, line, column, value_line, value_column)
         if key in ("name", "team_name"):
             # what the Python fixer (libcst, at --fix time) deletes: the keyword or the entry
-            end_line, end_column = self._end(value)
+            end_line, end_column = self._closing((value_line, value_column), self._end(value), (line, column))
             old = self._source_between((line, column), (end_line, end_column))
             edit = Edit(self.path, line, column, end_line, end_column, old, python_node=True)
             param = Param(key, text, kind, line, column, value_line, value_column, removal=(edit,))
         return param
+
+    def _closing(self, start: tuple[int, int], end: tuple[int, int], key: tuple[int, int]) -> tuple[int, int]:
+        """Past the parentheses around a value (ast's position leaves them out: `name=("a" "b")`)."""
+        opened = self._source_between(key, start).count("(")
+        line, column = end
+        while opened and 0 < line <= len(self.lines):
+            text = self.lines[line - 1]
+            rest = text[column - 1 :]
+            stripped = rest.lstrip()
+            if not stripped.startswith(")"):
+                break  # the value goes on past a line end or a comment: left as ast gives it
+            column += len(rest) - len(stripped) + 1
+            opened -= 1
+        return line, column
 
     def _source_between(self, start: tuple[int, int], end: tuple[int, int]) -> str:
         (line, column), (end_line, end_column) = start, end
