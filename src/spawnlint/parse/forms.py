@@ -340,7 +340,10 @@ def _kv_run(lines: list[str], at: int, lo: int, hi: int, claimed: set[int]) -> t
         seen.add(key)
         start -= 1
     end = at + 1
-    while end < hi and end not in claimed and lines[end].strip():
+    while end < hi and end not in claimed and (lines[end].strip() or _continues(lines, end, hi, indent)):
+        if not lines[end].strip():
+            end += 1
+            continue
         key = key_at(end)
         deeper = len(lines[end]) - len(lines[end].lstrip()) > indent
         if key is None and not deeper:
@@ -351,6 +354,12 @@ def _kv_run(lines: list[str], at: int, lo: int, hi: int, claimed: set[int]) -> t
             seen.add(key)
         end += 1
     return start, end
+
+
+def _continues(lines: list[str], blank: int, hi: int, indent: int) -> bool:
+    """A blank line inside a value indented under its key (a `prompt: |` block with paragraphs)."""
+    nxt = next((j for j in range(blank + 1, hi) if lines[j].strip()), None)
+    return nxt is not None and len(lines[nxt]) - len(lines[nxt].lstrip()) > indent
 
 
 def _block_site(
@@ -414,7 +423,7 @@ def _param_bullets(
     tool = _tool_in(lead_text)
     sites: list[RawSite] = []
     if len(typed) >= 2:
-        for a, params in typed:
+        for a, params in _per_spawn(per_item):
             column = len(lines[a]) - len(lines[a].lstrip()) + 1
             sites.append(RawSite("F7", a, column, tool, params, lead))
     else:
@@ -432,6 +441,19 @@ def _param_bullets(
         for a, b in items:
             claimed.update(range(a, b))
     return sites
+
+
+def _per_spawn(per_item: list[tuple[int, tuple[Param, ...]]]) -> list[tuple[int, tuple[Param, ...]]]:
+    """One group per `subagent_type` item, with the items below it up to the next one: a `name`
+    bullet belongs to the nearest spawn's own `subagent_type` bullet above it."""
+    groups: list[tuple[int, dict[str, Param]]] = []
+    for a, params in per_item:
+        if any(p.key == "subagent_type" for p in params):
+            groups.append((a, {p.key: p for p in reversed(params)}))
+        elif groups:
+            for p in params:
+                groups[-1][1].setdefault(p.key, p)
+    return [(a, tuple(group.values())) for a, group in groups]
 
 
 def _cells(line: str) -> list[tuple[str, int]]:
@@ -530,6 +552,10 @@ def _tool_in(text: str) -> str | None:
     return m.group(1) if m else None
 
 
+# A quoted value followed by the author's commentary: `"general-purpose" (it needs every tool)`
+_QUOTED_THEN_NOTE = re.compile(r"""^("[^"\n]+"|'[^'\n]+')(?=\s+(?:\(|—|–|-\s|--\s|#|//))""")
+
+
 def _item_param(lines: list[str], at: int) -> Param | None:
     line = lines[at]
     m = PARAM_ITEM_INLINE.match(line) or PARAM_ITEM.match(line)
@@ -541,6 +567,8 @@ def _item_param(lines: list[str], at: int) -> Param | None:
     if span and span.start() == 0:
         raw_value = span.group(1)
         value_column += 1
+    elif m.group("key") in ("subagent_type", "name") and (quoted := _QUOTED_THEN_NOTE.match(raw_value)):
+        raw_value = quoted.group(1)  # `"general-purpose" (it needs every tool)`: the quoted value
     if m.group("key") == "name" and (_NEGATED_VALUE.match(m.group("value")) or not raw_value):
         return None
     value, kind = classify(raw_value)
@@ -670,6 +698,7 @@ def to_site(
         prompt=prompt.value if prompt else None,
         confidence=raw.confidence,
         told_to_report=told[section] or mentions_send_message_tool(prompt.value if prompt else ""),
+        prompt_at=(prompt.line + 1, prompt.column) if prompt else (0, 0),
     )
 
 

@@ -93,8 +93,8 @@ _TEAM_LEAD = re.compile(
 
 def could_yield(body: str) -> bool:
     """Whether a markdown body could hold a spawn site or a sentence the default no-name rule
-    matcher accepts (a custom pattern may match anything: not asked then): the word test of
-    `may_spawn`, then each recogniser's necessary condition. A body that cannot is not given
+    matcher accepts (a custom pattern may match anything: not asked then): the word test
+    (`_has_word`), then each recogniser's necessary condition. A body that cannot is not given
     the block parse; what it says about SendMessage is read from its lines alone."""
     if any(c in body for c in _FOLDING):
         return True  # a case-insensitive recogniser may read `ſpawn` as spawn

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from spawnlint.model import Diagnostic, Finding, Project, Severity
-from spawnlint.rules import files, no_name, return_channel, suppressions, targets
+from spawnlint.rules import contracts, files, no_name, return_channel, suppressions, targets
 
 Check = Callable[[Project], Iterable[Finding]]
 
@@ -20,6 +20,8 @@ class Rule:
     check: Callable[..., Iterable[Finding]]
     summary: str
     stage: str = "project"  # "filter": runs after suppression, on what the other rules found
+    # off unless its own code is selected (`extend-select = ["SL104"]`); a prefix does not select it
+    opt_in: bool = False
 
     def check_project(self, project: Project) -> Iterable[Finding]:
         assert self.stage == "project", self.code
@@ -78,6 +80,22 @@ RULES: tuple[Rule, ...] = (
         "an agent is told to report with SendMessage, but its tools remove it",
     ),
     Rule(
+        "SL104",
+        "result-contract",
+        Severity.WARNING,
+        contracts.result_contract,
+        "a spawn prompt asks for no structured result, or for one without a slot for what went wrong",
+        opt_in=True,
+    ),
+    Rule(
+        "SL105",
+        "idle-is-not-done",
+        Severity.WARNING,
+        contracts.idle_is_not_done,
+        "a unit or agent body reads a teammate's idle state, or its turn's end, as its result",
+        opt_in=True,
+    ),
+    Rule(
         "SL201",
         "missing-no-name-rule",
         Severity.ERROR,
@@ -92,11 +110,19 @@ RULES: tuple[Rule, ...] = (
         "a unit carries the no-name rule but spawns nothing",
     ),
     Rule(
+        "SL203",
+        "incomplete-no-name-rule",
+        Severity.WARNING,
+        no_name.incomplete_no_name_rule,
+        "a unit forbids `name` in its own words but does not name the mechanism",
+    ),
+    Rule(
         "SL301",
         "unknown-subagent-type",
         Severity.WARNING,
         targets.unknown_subagent_type,
-        "a literal subagent_type matches no agent of the project, no built-in and no external agent",
+        "a literal subagent_type matches no agent of the project, no built-in and no external agent"
+        " (an error when it names one of the project's own plugins)",
     ),
     Rule(
         "SL302",
@@ -116,12 +142,23 @@ RULES: tuple[Rule, ...] = (
 )
 
 BY_CODE = {rule.code: rule for rule in RULES}
+OPT_IN = frozenset(rule.code for rule in RULES if rule.opt_in)
 CODES = tuple(BY_CODE)
 
 
 def stamp(rule: Rule, findings: Iterable[Finding], severity: Mapping[str, str]) -> list[Diagnostic]:
     """The rule's code and configured severity on each finding: a rule cannot misreport them."""
-    level = Severity(severity.get(rule.code, rule.severity.value))
+    configured = severity.get(rule.code)
     return [
-        Diagnostic(f.path, f.line, f.column, rule.code, f.message, level, f.related, f.fix) for f in findings
+        Diagnostic(
+            f.path,
+            f.line,
+            f.column,
+            rule.code,
+            f.message,
+            Severity(configured) if configured else (f.severity or rule.severity),
+            f.related,
+            f.fix,
+        )
+        for f in findings
     ]
