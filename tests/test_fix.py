@@ -679,3 +679,17 @@ def test_libcst_is_imported_only_to_fix_python(project: Make) -> None:
     assert "libcst" not in imported("--no-cache")  # the named spawn is found without it
     assert "libcst" in imported("--diff")
     assert "name=" in (root / "spawn.py").read_text("utf-8")  # --diff wrote nothing
+
+
+def test_without_libcst_python_is_left_unfixed_and_the_rest_is_fixed(
+    project: Make, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "libcst", None)  # import libcst raises ImportError
+    monkeypatch.delitem(sys.modules, "spawnlint.parse.python.fix", raising=False)
+    spawn = 'Agent(subagent_type="critic", name="c1", prompt="p")\n'
+    markdown = f'{RULE}\n\nUse the Agent tool with `subagent_type: "critic"` and `name: "c2"`.\n'
+    root = project({"agents/critic.md": CRITIC, "spawn.py": spawn, "commands/go.md": markdown})
+    run = run_cli("check", "--root", str(root), "--fix")
+    assert run.code == 1  # the Python spawn is still named
+    assert (root / "spawn.py").read_text("utf-8") == spawn
+    assert 'name: "c2"' not in (root / "commands/go.md").read_text("utf-8")

@@ -89,8 +89,10 @@ def _completed(path: str, text: str, fixes: list[tuple[Diagnostic, Fix]]) -> lis
     nodes = [e for _d, fix in fixes for e in fix.edits if e.python_node]
     if not nodes:
         return fixes
-    from spawnlint.parse.python.fix import complete_removals
-
+    try:
+        from spawnlint.parse.python.fix import complete_removals
+    except ImportError:  # libcst missing (the plugin's own copy, run with the system's Python)
+        return [(d, fix) for d, fix in fixes if not any(e.python_node for e in fix.edits)]
     done = complete_removals(path, text, nodes)
     out = []
     for diagnostic, fix in fixes:
