@@ -693,3 +693,14 @@ def test_without_libcst_python_is_left_unfixed_and_the_rest_is_fixed(
     assert run.code == 1  # the Python spawn is still named
     assert (root / "spawn.py").read_text("utf-8") == spawn
     assert 'name: "c2"' not in (root / "commands/go.md").read_text("utf-8")
+
+
+def test_python_sl102_is_fixed_only_with_unsafe_fixes(project: Make) -> None:
+    spawn = 'Agent(\n    subagent_type="helper",\n    name="h1",\n    prompt="help",\n)\n'
+    root = project({"agents/helper.md": HELPER, "spawn.py": spawn})
+    run = run_cli("check", "--root", str(root), "--fix")
+    assert (root / "spawn.py").read_text("utf-8") == spawn
+    assert [line.split(" ")[1] for line in run.lines] == ["SL102"]
+    run = run_cli("check", "--root", str(root), "--fix", "--unsafe-fixes")
+    assert (root / "spawn.py").read_text("utf-8") == 'Agent(\n    subagent_type="helper",\n    prompt="help",\n)\n'
+    assert run.lines == []
