@@ -279,3 +279,17 @@ def test_only_the_python_fixer_imports_libcst_and_the_pool_imports_no_caller() -
     assert importing == ["parse/python/fix.py"]
     pool = (src / "parallel.py").read_text("utf-8")
     assert "from spawnlint" not in pool and "import spawnlint" not in pool
+
+
+@pytest.mark.parametrize("verb", ["Launch", "Spawn", "Dispatch", "launch", "spawn"])
+def test_a_prose_spawn_in_a_python_string_is_found_whatever_its_first_word(project: Make, verb: str) -> None:
+    # issue 17: a case-sensitive cue list ran before any recogniser and hid these
+    root = project(
+        {
+            "agents/code-checker.md": "---\nname: code-checker\ndescription: d\ntools: Read, Grep\n---\nCheck.\n",
+            "hooks/prompt.py": f'PROMPT = """{verb} the code-checker agent named "c1" to review."""\n',
+        }
+    )
+    run = run_cli("check", "--root", str(root), "--output-format", "json", "--no-cache")
+    found = [(d["path"], d["line"], d["code"]) for d in json.loads(run.out)]
+    assert ("hooks/prompt.py", 1, "SL101") in found
