@@ -35,20 +35,19 @@ _SUPPRESS_MD = re.compile(r"<!--\s*spawnlint:\s*(ignore-file|ignore)(?:\[([^\]]*
 _SUPPRESS_HASH = re.compile(r"#\s*spawnlint:\s*(ignore-file|ignore)(?:\[([^\]]*)\])?")
 
 
-# A Python string is given to the markdown recognisers only when it holds one of these (any case).
-STRING_CUES = re.compile(
-    r"subagent_type|\bAgent\b|\bTask\b|spawn|teammate|sub-?agent|launch|dispatch", re.IGNORECASE
-)
+# What a spawn in a Python string's prose needs, in any case ("Launch the x agent named ..."). Still
+# a hand-kept list: the forms' own triggers should replace it (issue 17, item 1).
+_PYTHON_PROSE_CUES = re.compile(r"(?:agent|task) tool|spawn|teammate|launch|dispatch", re.IGNORECASE)
 
 
 def python_could_spawn(text: str, callables: tuple[str, ...]) -> bool:
     """The cheap prefilter for Python files: only these are parsed (tokenize and ast). A call or
-    dict needs `subagent_type`, `AgentDefinition` or a callable; a string the cues its scan needs."""
+    dict needs `subagent_type`, `AgentDefinition` or a callable; a string a tool, verb or noun."""
     if "subagent_type" in text or "AgentDefinition" in text:
         return True
     if any(c + "(" in text for c in callables):
         return True
-    return STRING_CUES.search(text) is not None
+    return _PYTHON_PROSE_CUES.search(text) is not None
 
 
 def decode(path: str, data: bytes, max_bytes: int) -> tuple[str | None, Problem | None]:

@@ -30,7 +30,6 @@ from spawnlint.model import (
     ToolList,
     ValueKind,
 )
-from spawnlint.parse import STRING_CUES
 from spawnlint.parse.frontmatter import parse_tool_list
 from spawnlint.parse.markdown import analyse
 from spawnlint.parse.prefilter import could_yield
@@ -45,6 +44,10 @@ MAX_NESTING = 200
 MAX_CHAIN = 1000
 # ast keeps about 1 KB a node: a file of more tokens than this is generated data, not a prompt.
 MAX_TOKENS = 100_000
+# A string scanned with the markdown recognisers holds one of these (and 12 characters).
+STRING_CUES = re.compile(
+    r"subagent_type|\bAgent\b|\bTask\b|spawn|teammate|sub-?agent|launch|dispatch", re.IGNORECASE
+)
 _SHORTEST_SCANNED = 12
 _RESETS = frozenset({",", ";", "="})  # an operator chain ends at these (and at a line's end)
 _OPEN, _CLOSE = frozenset("([{"), frozenset(")]}")
