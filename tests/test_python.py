@@ -293,3 +293,13 @@ def test_a_prose_spawn_in_a_python_string_is_found_whatever_its_first_word(proje
     run = run_cli("check", "--root", str(root), "--output-format", "json", "--no-cache")
     found = [(d["path"], d["line"], d["code"]) for d in json.loads(run.out)]
     assert ("hooks/prompt.py", 1, "SL101") in found
+
+
+def test_a_named_call_carries_the_report_instruction_edit_of_its_prompt() -> None:
+    # SL101's unsafe fix in a team unit opens the prompt with the report instruction
+    (site,) = parse_python(
+        "x.py", 'Agent(subagent_type="critic", name="c1", prompt="Review.")\n', CALLABLES
+    ).sites
+    (edit,) = site.report_instruction
+    assert (edit.line, edit.column, edit.old) == (1, 49, '"')
+    assert site.name is not None and site.name.removal[0].python_node

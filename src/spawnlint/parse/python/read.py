@@ -16,7 +16,7 @@ import re
 import tokenize
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from spawnlint.model import (
     AgentRecord,
@@ -103,12 +103,15 @@ def parse_python(path: str, text: str, callables: Sequence[str]) -> ParsedFile:
         path=path,
         kind=FileKind.PYTHON,
         agents=tuple(reader.agents()),
-        sites=tuple(
-            s if s.form == "F10" else with_removals(s, lines)
-            for s in sorted(reader.sites, key=lambda s: (s.line, s.column))
-        ),
+        sites=tuple(_with_edits(s, lines) for s in sorted(reader.sites, key=lambda s: (s.line, s.column))),
         suppressions=suppressions(lines, markdown=False),
     )
+
+
+def _with_edits(site: SpawnSite, lines: list[str]) -> SpawnSite:
+    """The site with its edits; a call's or dict's `name`/`team_name` keeps the Python fixer's."""
+    done = with_removals(site, lines)
+    return replace(done, name=site.name, team_name=site.team_name) if site.form == "F10" else done
 
 
 def _problem(path: str, why: str) -> ParsedFile:
@@ -494,8 +497,12 @@ class _Reader:
         )
 
 
+# Nodes with nothing below them that the reader looks at: not pushed at all (half of a module's).
+_LEAVES = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop, ast.Name)
+
+
 def _children(node: ast.AST) -> list[ast.AST]:
-    """The node's children in the order they are written."""
+    """The node's children in the order they are written (leaves left out)."""
     if isinstance(node, ast.Dict):
         out: list[ast.AST] = []
         for key, value in zip(node.keys, node.values, strict=True):
@@ -505,11 +512,17 @@ def _children(node: ast.AST) -> list[ast.AST]:
         return out
     if isinstance(node, ast.Call):
         arguments: list[ast.AST] = [*node.args, *node.keywords]
-        return [
-            node.func,
-            *sorted(arguments, key=lambda a: (getattr(a, "lineno", 0), getattr(a, "col_offset", 0))),
-        ]
-    return list(ast.iter_child_nodes(node))
+        if len(arguments) > 1:
+            arguments.sort(key=lambda a: (getattr(a, "lineno", 0), getattr(a, "col_offset", 0)))
+        return [node.func, *arguments]
+    out = []
+    for name in node._fields:
+        child = getattr(node, name, None)
+        if isinstance(child, list):
+            out.extend(v for v in child if isinstance(v, ast.AST) and not isinstance(v, _LEAVES))
+        elif isinstance(child, ast.AST) and not isinstance(child, _LEAVES):
+            out.append(child)
+    return out
 
 
 def _relocate(site: SpawnSite, doc: _Doc) -> SpawnSite:
