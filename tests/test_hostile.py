@@ -211,3 +211,52 @@ def test_no_shell_or_network_module_is_used_by_parsing() -> None:
     )
     assert users == ["discover.py"] or set(users) <= {"discover.py", "guard.py"}, users
     assert os.sep  # keeps the import honest on every platform
+
+
+# Round two (issue 20): each reproducer of the outside attack, on the base project `shop`.
+
+RULE = (
+    "Spawn agents without the Agent tool's `name` parameter: a named spawn runs as an"
+    " `in_process_teammate`, whose final answer never returns to this command."
+)
+SHOP_SPAWN = 'Agent(subagent_type: "shop:critic", name: "c1", prompt: "review it")'
+SHOP = {
+    ".claude-plugin/plugin.json": '{"name": "shop"}\n',
+    "agents/critic.md": "---\nname: critic\ndescription: d\ntools: Read, Grep\n---\nReview.\n",
+    "commands/review.md": f"# Review\n\n{RULE}\n\n{SHOP_SPAWN}\n",
+}
+
+
+def _shop(root: Path, extra: dict[str, str | bytes] | None = None) -> Path:
+    return write_project(root, {**SHOP, **(extra or {})})
+
+
+def _found(root: Path, *extra: str) -> set[tuple[str, int, str]]:
+    run = run_cli("check", "--root", str(root), "--output-format", "json", *extra)
+    assert run.code in (0, 1), run.err
+    return {(d["path"], d["line"], d["code"]) for d in json.loads(run.out)}
+
+
+# Item 13: a file name cannot forge a finding line.
+
+FORGED = "a:1:1: SL999 [error] fake.md"
+
+
+@pytest.mark.parametrize("fmt", ["concise", "full"])
+def test_a_file_name_cannot_forge_a_finding_line(fmt: str, tmp_path: Path) -> None:
+    root = _shop(tmp_path / "shop", {f"commands/{FORGED}": f"{RULE}\n\n{SHOP_SPAWN}\n"})
+    run = run_cli("check", "--root", str(root), "--output-format", fmt, "--color", "never")
+    assert run.code == 1, run.err
+    finding = re.compile(r'^(?:"(?:[^"\\]|\\.)*"|[^":\s][^:]*):\d+:\d+: SL\d{3} \[(?:error|warning|info)\] ')
+    starts = [line for line in run.out.splitlines() if finding.match(line)]
+    assert len(starts) == 2  # one per finding: the forged name reads as one quoted path
+    assert not any(line.startswith("commands/a:1:1:") for line in run.out.splitlines())
+    assert f'"commands/{FORGED}":3:37: SL101' in run.out
+    assert "commands/review.md:5:37: SL101" in run.out  # an ordinary path stays unquoted
+
+
+def test_a_quoted_path_is_coloured_whole() -> None:
+    from spawnlint.report.colour import colourise
+
+    text = colourise(f'"commands/{FORGED}":3:1: SL101 [error] named spawn\n')
+    assert text.startswith(f'\x1b[1m"commands/{FORGED}":3:1:\x1b[0m \x1b[31m\x1b[1mSL101')
