@@ -260,3 +260,17 @@ def test_a_quoted_path_is_coloured_whole() -> None:
 
     text = colourise(f'"commands/{FORGED}":3:1: SL101 [error] named spawn\n')
     assert text.startswith(f'\x1b[1m"commands/{FORGED}":3:1:\x1b[0m \x1b[31m\x1b[1mSL101')
+
+
+# Item 11: a root-level YAML tag as the whole frontmatter of an agent.
+
+
+def test_an_agent_whose_frontmatter_is_a_root_tag_gets_sl001(tmp_path: Path) -> None:
+    marker = tmp_path / "pwned"
+    tagged = f'---\n!!python/object/new:os.system ["touch {marker}"]\n---\nBody.\n\n{SHOP_SPAWN}\n'
+    root = _shop(tmp_path / "shop", {"agents/evil.md": tagged, "commands/evil.md": tagged.replace("Body.", RULE)})
+    found = _found(root)
+    assert ("agents/evil.md", 2, "SL001") in found
+    assert ("commands/evil.md", 2, "SL001") in found  # the same, as for a command
+    assert ("agents/evil.md", 6, "SL101") in found  # and its body is still read
+    assert not marker.exists()

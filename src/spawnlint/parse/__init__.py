@@ -129,7 +129,10 @@ def _frontmatter_is_read(path: str, kind: FileKind, frontmatter: Frontmatter) ->
     """Claude Code reads the frontmatter of agents, commands and a skill's SKILL.md; the other
     files of a skill folder (templates, references) are only text."""
     if kind is FileKind.AGENT:
-        return isinstance(frontmatter.data.get("name"), str)
+        # a closed frontmatter that YAML refuses (a `!!python/...` tag as its whole text) is an
+        # agent's, said as a command's is; without a name, it defines no agent
+        named = isinstance(frontmatter.data.get("name"), str)
+        return named or bool(frontmatter.closed and frontmatter.errors)
     if kind is FileKind.SKILL:
         return path.rsplit("/", 1)[-1] == "SKILL.md"
     return kind is FileKind.COMMAND
