@@ -268,9 +268,50 @@ def test_a_quoted_path_is_coloured_whole() -> None:
 def test_an_agent_whose_frontmatter_is_a_root_tag_gets_sl001(tmp_path: Path) -> None:
     marker = tmp_path / "pwned"
     tagged = f'---\n!!python/object/new:os.system ["touch {marker}"]\n---\nBody.\n\n{SHOP_SPAWN}\n'
-    root = _shop(tmp_path / "shop", {"agents/evil.md": tagged, "commands/evil.md": tagged.replace("Body.", RULE)})
+    root = _shop(
+        tmp_path / "shop", {"agents/evil.md": tagged, "commands/evil.md": tagged.replace("Body.", RULE)}
+    )
     found = _found(root)
     assert ("agents/evil.md", 2, "SL001") in found
     assert ("commands/evil.md", 2, "SL001") in found  # the same, as for a command
     assert ("agents/evil.md", 6, "SL101") in found  # and its body is still read
     assert not marker.exists()
+
+
+# Item 8: deep markdown is read, or said to be not fully read.
+
+
+def _nested_list(levels: int, last: str) -> str:
+    return "".join("  " * i + "- item\n" for i in range(levels)) + "  " * levels + f"- {last}\n"
+
+
+@pytest.mark.parametrize("levels", [15, 20, 25, 40])
+def test_a_spawn_under_deep_blockquotes_is_found(levels: int, tmp_path: Path) -> None:
+    root = _shop(tmp_path / "shop", {"commands/deep.md": f"{RULE}\n\n" + "> " * levels + SHOP_SPAWN + "\n"})
+    found = _found(root, "--no-cache")
+    assert ("commands/deep.md", 3, "SL101") in found
+    assert not any(path == "commands/deep.md" and code == "SL002" for path, _, code in found)
+
+
+def test_a_spawn_in_a_30_level_list_is_found(tmp_path: Path) -> None:
+    root = _shop(tmp_path / "shop", {"commands/list.md": f"{RULE}\n\n" + _nested_list(30, SHOP_SPAWN)})
+    assert ("commands/list.md", 33, "SL101") in _found(root, "--no-cache")
+
+
+@pytest.mark.parametrize(
+    ("body", "line"),
+    [
+        ("> " * 300 + SHOP_SPAWN + "\n", 5),
+        (_nested_list(200, SHOP_SPAWN), 5 + 49),  # the item whose list would be the 101st level
+        ("> - " * 150 + SHOP_SPAWN + "\n", 5),
+    ],
+    ids=["quotes", "list", "mixed"],
+)
+def test_markdown_nested_past_the_limit_is_said_to_be_not_fully_read(
+    body: str, line: int, tmp_path: Path
+) -> None:
+    root = _shop(tmp_path / "shop", {"commands/deep.md": f"{RULE}\n\nIntro.\n\n{body}"})
+    run = run_cli("check", "--root", str(root), "--output-format", "json", "--no-cache")
+    said = [d for d in json.loads(run.out) if d["path"] == "commands/deep.md" and d["code"] == "SL002"]
+    assert len(said) == 1, run.out
+    assert said[0]["line"] == line and "not fully read" in said[0]["message"]
