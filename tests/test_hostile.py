@@ -4,6 +4,7 @@ characters; and every output format escapes hostile project text."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -11,6 +12,7 @@ import subprocess
 import sys
 import time
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -315,3 +317,98 @@ def test_markdown_nested_past_the_limit_is_said_to_be_not_fully_read(
     said = [d for d in json.loads(run.out) if d["path"] == "commands/deep.md" and d["code"] == "SL002"]
     assert len(said) == 1, run.out
     assert said[0]["line"] == line and "not fully read" in said[0]["message"]
+
+
+# Item 2: a cache record of the wrong shape is a miss, never a crash.
+
+
+def _tamper(path: Path, change: Callable[[object], object], keyed: bool) -> None:
+    """Rewrite a cache file with `change` applied to its records (a valid pickle of spawnlint's
+    own classes), keeping its salt or key so that it is read."""
+    import pickle
+
+    data = path.read_bytes()
+    if keyed:
+        unpickler = pickle.Unpickler(io.BytesIO(data))
+        key, records = unpickler.load(), unpickler.load()
+        buffer = io.BytesIO()
+        pickler = pickle.Pickler(buffer)
+        pickler.dump(key)
+        pickler.dump(change(records))
+        path.write_bytes(buffer.getvalue())
+    else:
+        path.write_bytes(pickle.dumps(change(pickle.loads(data))))
+
+
+def _wrong_field(record: object, name: str, value: object) -> object:
+    object.__setattr__(record, name, value)  # frozen dataclasses: what a pickle's state can hold
+    return record
+
+
+def _shop_parse_packs_tampered(name: str, value: object) -> Callable[[object], object]:
+    from spawnlint.model import ParsedFile
+
+    def change(stored: object) -> object:
+        salt, entries, stats = stored  # type: ignore[misc]
+        for entry in entries.values():
+            if isinstance(entry, ParsedFile):
+                _wrong_field(entry, name, value)
+        return (salt, entries, stats)
+
+    return change
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("sites", 1), ("agents", 1), ("problems", [None]), ("sentences", (1, 2)), ("kind", "agent")],
+)
+def test_a_parse_record_of_the_wrong_shape_is_a_miss(
+    field: str, value: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SPAWNLINT_CACHE_DIR", str(tmp_path / "cache"))
+    root = _shop(tmp_path / "shop")
+    expected = _found(root, "--no-cache")
+    assert _found(root, "--verbose") == expected  # --verbose: linted afresh, through the parse cache
+    packs = sorted((tmp_path / "cache").glob("*.pack"))
+    assert packs
+    for pack in packs:
+        _tamper(pack, _shop_parse_packs_tampered(field, value), keyed=False)
+    for _ in range(2):  # the miss is parsed again, and the next run is well too
+        assert _found(root, "--verbose") == expected
+
+
+def test_a_run_memo_or_discovery_of_the_wrong_shape_is_a_miss(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from spawnlint import cache
+
+    monkeypatch.setenv("SPAWNLINT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(cache, "RACY_NS", 0)  # the tree was written just now
+    root = _shop(tmp_path / "shop")
+    expected = _found(root, "--no-cache")
+    assert _found(root) == expected
+    (memo,) = (tmp_path / "cache").glob("*.run")
+    (found,) = (tmp_path / "cache").glob("*.discovery")
+
+    def related_is_one(records: object) -> object:
+        return [_wrong_field(d, "related", 1) for d in records]  # type: ignore[attr-defined]
+
+    _tamper(memo, related_is_one, keyed=True)
+    _tamper(found, lambda d: _wrong_field(d, "files", 1), keyed=True)
+    for _ in range(2):
+        assert _found(root) == expected
+
+
+def test_every_cached_record_class_has_a_shape_test() -> None:
+    import dataclasses
+
+    from spawnlint import cache
+    from spawnlint.model import Diagnostic, Edit, Fix, Location, Severity
+
+    classes = [c for c in cache._RECORD_CLASSES.values() if dataclasses.is_dataclass(c)]
+    assert len(classes) > 20 and all(cache.well_formed(object(), c) is False for c in classes)
+    edit = Edit("a.md", 1, 1, 1, 2, "x")
+    good = Diagnostic("a.md", 1, 1, "SL101", "m", Severity.ERROR, (Location("b.md", 2),), Fix((edit,), True))
+    assert cache.well_formed([good], list[Diagnostic])
+    bad = dataclasses.replace(good, related=(Location("b.md", True),))  # a bool is no line number
+    assert not cache.well_formed([good, bad], list[Diagnostic])
