@@ -412,3 +412,77 @@ def test_every_cached_record_class_has_a_shape_test() -> None:
     assert cache.well_formed([good], list[Diagnostic])
     bad = dataclasses.replace(good, related=(Location("b.md", True),))  # a bool is no line number
     assert not cache.well_formed([good, bad], list[Diagnostic])
+
+
+# Item 3: the cache folder is private, and one that others can write is not trusted.
+
+
+def _memo_hides_every_finding(folder: Path) -> None:
+    (memo,) = folder.glob("*.run")
+    _tamper(memo, lambda records: [], keyed=True)  # well-formed: "No findings."
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX permissions")
+def test_the_cache_folder_is_0700_and_its_files_0600(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from spawnlint import cache
+
+    folder = tmp_path / "deep" / "cache"
+    monkeypatch.setenv("SPAWNLINT_CACHE_DIR", str(folder))
+    monkeypatch.setattr(cache, "RACY_NS", 0)
+    root = _shop(tmp_path / "shop")
+    old = os.umask(0o002)  # a umask that would give others more
+    try:
+        _found(root)
+    finally:
+        os.umask(old)
+    files = list(folder.iterdir())
+    assert {p.suffix for p in files} >= {".pack", ".run", ".discovery"}
+    assert folder.stat().st_mode & 0o777 == 0o700
+    assert {p.stat().st_mode & 0o777 for p in files} == {0o600}
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX permissions")
+@pytest.mark.parametrize("how", ["others-write", "group-write", "owner"])
+def test_a_cache_folder_others_can_write_is_refused_with_one_warning(
+    how: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from spawnlint import cache
+
+    if how == "owner" and os.geteuid() != 0:
+        pytest.skip("giving a folder to another user takes root")
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("SPAWNLINT_CACHE_DIR", str(folder))
+    monkeypatch.setattr(cache, "RACY_NS", 0)
+    root = _shop(tmp_path / "shop")
+    expected = _found(root)
+    assert expected and _found(root) == expected  # the second from the memo
+    _memo_hides_every_finding(folder)
+    assert _found(root) == set()  # what whoever writes the folder can do
+    if how == "owner":
+        os.chown(folder, 1234, 1234)
+    else:
+        folder.chmod(0o777 if how == "others-write" else 0o770)
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    run = run_cli("check", "--root", str(root), "--output-format", "json")
+    assert {(d["path"], d["line"], d["code"]) for d in json.loads(run.out)} == expected
+    warnings = [line for line in run.err.splitlines() if "cache" in line]
+    assert len(warnings) == 1 and str(folder) in warnings[0] and "without the cache" in warnings[0], run.err
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before  # nothing written there either
+    audit = run_cli("audit", str(root), "--output-format", "json")
+    assert audit.code == 0 and len([line for line in audit.err.splitlines() if "cache" in line]) == 1
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX permissions")
+def test_a_cache_file_others_can_write_is_a_miss(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from spawnlint import cache
+
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("SPAWNLINT_CACHE_DIR", str(folder))
+    monkeypatch.setattr(cache, "RACY_NS", 0)
+    root = _shop(tmp_path / "shop")
+    expected = _found(root)
+    _found(root)
+    _memo_hides_every_finding(folder)
+    for path in folder.iterdir():
+        path.chmod(0o666)
+    assert _found(root) == expected

@@ -10,9 +10,11 @@ from pathlib import Path
 _NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
 
 
-def write_atomically(path: Path, data: bytes) -> None:
-    """A temporary file beside the target, then a rename; an existing file keeps its mode."""
-    mode = os.stat(path).st_mode & 0o7777 if path.exists() else _new_file_mode()
+def write_atomically(path: Path, data: bytes, mode: int | None = None) -> None:
+    """A temporary file beside the target, then a rename; an existing file keeps its mode, unless
+    `mode` is given."""
+    if mode is None:
+        mode = os.stat(path).st_mode & 0o7777 if path.exists() else _new_file_mode()
     fd, temp = _temporary_beside(path)
     try:
         with os.fdopen(fd, "wb") as handle:

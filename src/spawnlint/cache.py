@@ -55,25 +55,60 @@ def pack_name(root: Path) -> str:
 
 def load_records(path: Path) -> object:
     """What a cache file holds, unpickled with spawnlint's model classes only; None when it is
-    missing or unreadable."""
+    missing, unreadable or not trusted."""
+    if distrusted(path.parent):
+        return None
     with _long_lived():
         try:
             with open(path, "rb") as handle:
-                return _ModelOnly(handle).load()
+                return _ModelOnly(handle).load() if _own_file(handle.fileno()) else None
         except Exception:  # noqa: BLE001 - a corrupt file can raise anything from unpickling; it is a miss
             return None
 
 
 def load_keyed(path: Path, key: str) -> object:
-    """What store_keyed wrote under `key`; None when the file is missing, unreadable or written
-    under another key (its records are then not unpickled at all)."""
+    """What store_keyed wrote under `key`; None when the file is missing, unreadable, not trusted
+    or written under another key (its records are then not unpickled at all)."""
+    if distrusted(path.parent):
+        return None
     with _long_lived():
         try:
             with open(path, "rb") as handle:
+                if not _own_file(handle.fileno()):
+                    return None
                 unpickler = _ModelOnly(handle)
                 return unpickler.load() if unpickler.load() == key else None
         except Exception:  # noqa: BLE001 - a corrupt file can raise anything from unpickling; it is a miss
             return None
+
+
+# Whoever can write the cache can hide every finding (a record of no findings is well-formed), so
+# only a folder of this user that no one else can write is used; spawnlint makes its own 0700.
+_OTHERS_WRITE = 0o022
+
+
+def distrusted(folder: Path | None = None) -> str | None:
+    """Why the cache folder (by default the configured one) must not be used, or None: it belongs
+    to another user, or its group or others can write to it. A folder not made yet is fine."""
+    folder = cache_dir() if folder is None else folder
+    if not hasattr(os, "geteuid"):
+        return None  # Windows: the folder is under the user's own profile
+    try:
+        status = os.stat(folder)
+    except OSError:
+        return None  # missing (made private when first written) or unusable (nothing is stored)
+    if status.st_uid != os.geteuid():
+        return f"it belongs to another user (uid {status.st_uid})"
+    if status.st_mode & _OTHERS_WRITE:
+        return f"{'others' if status.st_mode & 0o002 else 'its group'} can write to it"
+    return None
+
+
+def _own_file(fd: int) -> bool:
+    if not hasattr(os, "geteuid"):
+        return True
+    status = os.fstat(fd)
+    return status.st_uid == os.geteuid() and not status.st_mode & _OTHERS_WRITE
 
 
 @contextlib.contextmanager
@@ -402,8 +437,10 @@ def store_keyed(path: Path, key: str, records: object) -> None:
 
 def _store(path: Path, data: bytes) -> None:
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomically(path, data)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if distrusted(path.parent):
+            return
+        write_atomically(path, data, mode=0o600)
     except OSError:
         return
 

@@ -162,6 +162,7 @@ def _audit(args: argparse.Namespace) -> int:
     if root is None:
         return 2
     settings = load_settings(root, Path.cwd(), args.config, CODES)
+    _warn_of_a_distrusted_cache(True)
     result = lint(root, settings)
     diagnostics = apply(result.diagnostics, result.project, _filters(settings), SourceLines(root))
     render = render_json if args.output_format == "json" else render_markdown
@@ -211,6 +212,7 @@ def _check(args: argparse.Namespace) -> int:
     if args.show_settings:
         sys.stdout.write(show(settings))
         return 0
+    _warn_of_a_distrusted_cache(not args.no_cache)
     cli_codes = _codes(args.select) + _codes(args.extend_select) + _codes(args.ignore)
     unknown = [c for c in cli_codes if not any(code.startswith(c) for code in CODES)]
     if unknown:
@@ -264,6 +266,19 @@ def _diagnostics(
     if args.verbose:
         _print_tracebacks(result.project)
     return apply(result.diagnostics, result.project, filters, lines)
+
+
+def _warn_of_a_distrusted_cache(use_cache: bool) -> None:
+    """Once a run: the cache folder is not used (cache.py refuses it), and why."""
+    from spawnlint.cache import cache_dir, distrusted
+
+    why = distrusted() if use_cache else None
+    if why:
+        folder = printable(str(cache_dir()))
+        print(
+            f"spawnlint: warning: cache folder {folder} not used: {why}; running without the cache",
+            file=sys.stderr,
+        )
 
 
 def _filters(settings: Settings) -> Filters:
