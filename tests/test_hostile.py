@@ -486,3 +486,46 @@ def test_a_cache_file_others_can_write_is_a_miss(tmp_path: Path, monkeypatch: py
     for path in folder.iterdir():
         path.chmod(0o666)
     assert _found(root) == expected
+
+
+# Item 9: a catastrophic pattern in the configuration cannot hang the run.
+
+
+def test_a_catastrophic_rule_pattern_is_stopped_with_a_clear_error(tmp_path: Path) -> None:
+    root = _shop(
+        tmp_path / "shop",
+        {
+            ".spawnlint.toml": '[no-name-rule]\npattern = "(a|aa)+$"\n',
+            "commands/review.md": f"# Review\n\n{'a' * 60}!\n\n{SHOP_SPAWN}\n",
+        },
+    )
+    proc = subprocess.run(  # the timeout only keeps a hang from stalling the suite
+        [sys.executable, "-m", "spawnlint", "check", "--root", str(root), "--no-cache"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+    )
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "no-name-rule.pattern" in proc.stderr and "(a|aa)+$" in proc.stderr
+    assert "backtrack" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_an_ordinary_rule_pattern_still_matches(tmp_path: Path) -> None:
+    root = _shop(
+        tmp_path / "shop",
+        {
+            ".spawnlint.toml": '[no-name-rule]\npattern = "never pass .name."\n',
+            "commands/other.md": f"Never pass `name` here.\n\n{SHOP_SPAWN}\n",
+            "commands/bare.md": f"{SHOP_SPAWN}\n",
+        },
+    )
+    found = _found(root, "--no-cache")
+    assert ("commands/bare.md", 1, "SL201") in found
+    assert not any(path == "commands/other.md" and code == "SL201" for path, _, code in found)
+
+
+def test_a_rule_pattern_the_regex_engine_refuses_is_a_configuration_error(tmp_path: Path) -> None:
+    root = _shop(tmp_path / "shop", {".spawnlint.toml": '[no-name-rule]\npattern = "(unclosed"\n'})
+    run = run_cli("check", "--root", str(root))
+    assert run.code == 2 and "not a valid regular expression" in run.err
