@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, run_cli, write_project
+from conftest import REPO, Run, run_cli, write_project
 from spawnlint.report import FORMATS
 
 HOSTILE_TEXT = "\x1b[31m\r\n::error::x\x07\x9b"
@@ -529,3 +529,56 @@ def test_a_rule_pattern_the_regex_engine_refuses_is_a_configuration_error(tmp_pa
     root = _shop(tmp_path / "shop", {".spawnlint.toml": '[no-name-rule]\npattern = "(unclosed"\n'})
     run = run_cli("check", "--root", str(root))
     assert run.code == 2 and "not a valid regular expression" in run.err
+
+
+# Item 6: --fix keeps a file's identity: owner, group, mode, hard links; read-only files alone.
+
+FIXED_SPAWN = 'Agent(subagent_type: "shop:critic", prompt: "review it")'
+
+
+def _fix(root: Path) -> Run:
+    return run_cli("check", "--root", str(root), "--fix", "--no-cache", "--output-format", "json")
+
+
+@pytest.mark.skipif(sys.platform == "win32" or os.geteuid() != 0, reason="giving a file away takes root")
+def test_fix_keeps_owner_group_and_mode(tmp_path: Path) -> None:
+    root = _shop(tmp_path / "shop")
+    target = root / "commands/review.md"
+    os.chown(target, 1234, 1234)
+    target.chmod(0o640)
+    run = _fix(root)
+    assert FIXED_SPAWN in target.read_text("utf-8"), run.err
+    status = target.stat()
+    assert (status.st_uid, status.st_gid, status.st_mode & 0o7777) == (1234, 1234, 0o640)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX hard links")
+def test_fix_never_splits_a_hard_link(tmp_path: Path) -> None:
+    root = _shop(tmp_path / "shop")
+    target = root / "commands/review.md"
+    twin = tmp_path / "twin.md"
+    os.link(target, twin)
+    before = target.read_bytes()
+    run = _fix(root)
+    assert target.stat().st_ino == twin.stat().st_ino and target.stat().st_nlink == 2
+    assert target.read_bytes() == twin.read_bytes()
+    assert target.read_bytes() == before  # left unfixed ...
+    assert "commands/review.md" in run.err and "hard link" in run.err  # ... and said
+    assert ("commands/review.md", 5, "SL101") in {
+        (d["path"], d["line"], d["code"]) for d in json.loads(run.out)
+    }
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX modes")
+def test_fix_leaves_a_read_only_file_alone_and_says_so(tmp_path: Path) -> None:
+    root = _shop(tmp_path / "shop", {"commands/other.md": f"{RULE}\n\n{SHOP_SPAWN}\n"})
+    target = root / "commands/review.md"
+    target.chmod(0o444)
+    before, inode = target.read_bytes(), target.stat().st_ino
+    run = _fix(root)
+    assert target.read_bytes() == before and target.stat().st_ino == inode
+    assert target.stat().st_mode & 0o777 == 0o444
+    assert "commands/review.md" in run.err and "read-only" in run.err
+    assert run.err.count("read-only") == 1  # once, though --fix runs more than one pass
+    assert FIXED_SPAWN in (root / "commands/other.md").read_text("utf-8")  # the others are fixed
+    assert "fixed 1 finding in 1 file" in run.err

@@ -10,18 +10,24 @@ from pathlib import Path
 _NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
 
 
-def write_atomically(path: Path, data: bytes, mode: int | None = None) -> None:
+def write_atomically(path: Path, data: bytes, mode: int | None = None, keep_owner: bool = False) -> None:
     """A temporary file beside the target, then a rename; an existing file keeps its mode, unless
-    `mode` is given."""
+    `mode` is given, and with `keep_owner` its owner and group (PermissionError when this user
+    cannot give the new file to them: the old one is then left as it was)."""
+    existing = os.stat(path) if path.exists() else None
     if mode is None:
-        mode = os.stat(path).st_mode & 0o7777 if path.exists() else _new_file_mode()
+        mode = existing.st_mode & 0o7777 if existing is not None else _new_file_mode()
     fd, temp = _temporary_beside(path)
     try:
         with os.fdopen(fd, "wb") as handle:
+            if keep_owner and existing is not None and hasattr(os, "fchown"):
+                own = os.fstat(handle.fileno())
+                if (own.st_uid, own.st_gid) != (existing.st_uid, existing.st_gid):
+                    os.fchown(handle.fileno(), existing.st_uid, existing.st_gid)
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(temp, mode)
+        os.chmod(temp, mode)  # after the owner: a chown clears the set-id bits
         os.replace(temp, path)
     except BaseException:
         Path(temp).unlink(missing_ok=True)

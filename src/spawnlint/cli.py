@@ -339,19 +339,23 @@ def _fix(root: Path, settings: Settings, filters: Filters, unsafe: bool, cache: 
 
     fixed = 0
     files: set[str] = set()
+    left: dict[str, str] = {}  # path -> why it was not fixed
     final: Result | None = None
     for _ in range(_FIX_PASSES):
         result = lint(root, settings, use_cache=cache)
         found = apply(result.diagnostics, result.project, filters, SourceLines(root))
-        changes = plan(root, found, result.project, unsafe)
+        changes = [c for c in plan(root, found, result.project, unsafe) if c.path not in left]
         if not changes:
             final = result  # nothing left to write: this lint is the files' state
             break
-        written = [c for c in changes if write(root, c)]
+        left.update((c.path, why) for c in changes if (why := write(root, c)) is not None)
+        written = [c for c in changes if c.path not in left]
         fixed += fixed_count(written)
         files.update(c.path for c in written)
         if not written:
             break
+    for path, why in sorted(left.items()):
+        print(f"spawnlint: {printable(path)}: not fixed: {why}", file=sys.stderr)
     print(f"fixed {_plural(fixed, 'finding')} in {_plural(len(files), 'file')}", file=sys.stderr)
     return final
 
