@@ -582,3 +582,61 @@ def test_fix_leaves_a_read_only_file_alone_and_says_so(tmp_path: Path) -> None:
     assert run.err.count("read-only") == 1  # once, though --fix runs more than one pass
     assert FIXED_SPAWN in (root / "commands/other.md").read_text("utf-8")  # the others are fixed
     assert "fixed 1 finding in 1 file" in run.err
+
+
+# Item 7: a --fix killed mid-write leaves litter that the next --fix clears.
+
+
+def _killed_mid_write(target: Path, data: bytes) -> Path:
+    """A child process that dies (as under kill -9: no clean-up runs) after writing the temporary
+    file of an atomic write and before renaming it; the temporary file it left."""
+    from spawnlint import atomic
+
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        os.replace = lambda *args: os._exit(9)  # type: ignore[assignment]
+        atomic.write_atomically(target, data)
+        os._exit(0)
+    _, status = os.waitpid(pid, 0)
+    assert os.WEXITSTATUS(status) == 9
+    (left,) = [p for p in target.parent.iterdir() if p.name.startswith(f".{target.name}.")]
+    return left
+
+
+def _aged(path: Path) -> Path:
+    old = time.time() - 3600
+    os.utime(path, (old, old), follow_symlinks=False)
+    return path
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_the_next_fix_clears_what_a_killed_fix_left(tmp_path: Path) -> None:
+    root = _shop(tmp_path / "shop")
+    target = root / "commands/review.md"
+    left = _aged(_killed_mid_write(target, b"half a fix"))
+    elsewhere = _aged(_killed_mid_write(root / "agents/critic.md", b"x"))  # nothing to fix there
+    assert re.fullmatch(r"\.review\.md\.[0-9a-f]{12}\.tmp", left.name)
+    lookalikes = [root / "commands/.notes.md.tmp", root / "commands/.x.md.0123456789ab.tmp.bak"]
+    for path in lookalikes:
+        path.write_text("mine")
+    run = _fix(root)
+    assert FIXED_SPAWN in target.read_text("utf-8"), run.err
+    assert not left.exists() and not elsewhere.exists()
+    assert all(p.read_text() == "mine" for p in lookalikes)  # only spawnlint's own names
+
+
+@pytest.mark.skipif(sys.platform == "win32" or not hasattr(os, "fork"), reason="POSIX locks")
+def test_a_temporary_file_in_use_is_left_to_its_writer(tmp_path: Path) -> None:
+    import fcntl
+
+    root = _shop(tmp_path / "shop")
+    busy = _aged(_killed_mid_write(root / "commands/review.md", b"still being written"))
+    with open(busy, "rb") as handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)  # as a live writer holds it
+        _fix(root)
+        assert busy.exists()
+    fresh = _killed_mid_write(root / "agents/critic.md", b"written a moment ago")
+    _fix(root)
+    assert fresh.exists()  # too new to tell from a writer that has not locked it yet
+    _fix(root)
+    assert not busy.exists()

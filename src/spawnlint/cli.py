@@ -335,14 +335,19 @@ _FIX_PASSES = 4  # a fix held back by an overlap gets its turn in the next pass
 def _fix(root: Path, settings: Settings, filters: Filters, unsafe: bool, cache: bool) -> Result | None:
     """Fix to a fixed point; the lint of the files as they end up, when the last pass had it."""
     from spawnlint.engine import lint
-    from spawnlint.fix import fixed_count, plan, write
+    from spawnlint.fix import clear_temporary_files, fixed_count, plan, write
 
     fixed = 0
     files: set[str] = set()
     left: dict[str, str] = {}  # path -> why it was not fixed
     final: Result | None = None
-    for _ in range(_FIX_PASSES):
+    for number in range(_FIX_PASSES):
         result = lint(root, settings, use_cache=cache)
+        if number == 0 and (cleared := clear_temporary_files(root, result.project)):
+            print(
+                f"spawnlint: removed {_plural(cleared, 'temporary file')} of an interrupted --fix",
+                file=sys.stderr,
+            )
         found = apply(result.diagnostics, result.project, filters, SourceLines(root))
         changes = [c for c in plan(root, found, result.project, unsafe) if c.path not in left]
         if not changes:

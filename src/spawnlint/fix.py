@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from spawnlint.atomic import write_atomically
+from spawnlint.atomic import clear_leftovers, write_atomically
 from spawnlint.model import Diagnostic, Edit, Fix, Project
 
 _BOM = b"\xef\xbb\xbf"
@@ -180,6 +180,13 @@ def write(root: Path, change: FileChange) -> str | None:
     except OSError as exc:
         return f"cannot be written ({exc.strerror or exc})"
     return None
+
+
+def clear_temporary_files(root: Path, project: Project) -> int:
+    """Remove the temporary files that an earlier --fix, killed before its rename, left in the
+    folders of the project's files; how many."""
+    folders = {os.path.dirname(path) for path in project.files} | {""}
+    return sum(len(clear_leftovers(root / folder)) for folder in sorted(folders))
 
 
 def unified_diff(change: FileChange) -> str:
