@@ -640,3 +640,112 @@ def test_a_temporary_file_in_use_is_left_to_its_writer(tmp_path: Path) -> None:
     assert fresh.exists()  # too new to tell from a writer that has not locked it yet
     _fix(root)
     assert not busy.exists()
+
+
+# Item 10: what cannot be read gets SL002: FIFOs and sockets named like components, and folders
+# without read or execute permission.
+
+
+def _git_init(root: Path) -> None:
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    subprocess.run(["git", "-C", str(root), "add", "-A"], check=True)
+
+
+def _special_files(root: Path) -> None:
+    import socket
+
+    os.mkfifo(root / "agents/agent.md")
+    listening = socket.socket(socket.AF_UNIX)
+    try:
+        listening.bind(str(root / "commands/x.md"))
+    finally:
+        listening.close()  # the socket file stays
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no FIFOs or UNIX sockets")
+@pytest.mark.parametrize("git", [False, True], ids=["folder", "git-work-tree"])
+def test_fifos_and_sockets_named_like_components_get_sl002(git: bool, tmp_path: Path) -> None:
+    root = _shop(tmp_path / "s")  # short: a socket's path is at most ~100 bytes
+    if git:
+        _git_init(root)  # git lists neither: they are untracked and not files
+    _special_files(root)
+    found = _found(root, "--no-cache")
+    assert ("agents/agent.md", 1, "SL002") in found
+    assert ("commands/x.md", 1, "SL002") in found
+    assert ("commands/review.md", 5, "SL101") in found
+
+
+def test_a_gitignored_fifo_is_not_reported(tmp_path: Path) -> None:
+    root = _shop(tmp_path / "s", {".gitignore": "agents/agent.md\n"})
+    _git_init(root)
+    os.mkfifo(root / "agents/agent.md")
+    assert not any(path == "agents/agent.md" for path, _, _ in _found(root, "--no-cache"))
+
+
+def _as_another_user(call: Callable[[], object]) -> object:
+    """`call()` in a forked child that runs as an ordinary user (nobody) when this process is
+    root, so that permissions are really enforced; its result comes back pickled."""
+    import pickle
+
+    import spawnlint.engine  # noqa: F401 - imported while this user can read every module
+    import spawnlint.parse.markdown  # noqa: F401
+
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        try:
+            os.close(reader)
+            if os.geteuid() == 0:
+                os.setgid(65534)
+                os.setuid(65534)
+            data = pickle.dumps(call())
+        except BaseException as exc:  # noqa: BLE001 - carried back to the test
+            data = pickle.dumps(exc)
+        with os.fdopen(writer, "wb") as out:
+            out.write(data)
+        os._exit(0)
+    os.close(writer)
+    with os.fdopen(reader, "rb") as handle:
+        result = pickle.loads(handle.read())
+    os.waitpid(pid, 0)
+    if isinstance(result, BaseException):
+        raise result
+    return result
+
+
+@pytest.mark.skipif(sys.platform == "win32" or not hasattr(os, "fork"), reason="POSIX permissions")
+@pytest.mark.parametrize("git", [False, True], ids=["folder", "git-work-tree"])
+def test_folders_without_read_or_execute_permission_get_sl002(git: bool, tmp_path: Path) -> None:
+    import shutil
+    import tempfile
+
+    base = Path(tempfile.mkdtemp(prefix="sl-perm-"))  # pytest's own folder is root's alone
+    try:
+        root = _shop(base / "shop", {"commands/locked/a.md": SHOP_SPAWN, "agents/dark/b.md": "x\n"})
+        if git:
+            _git_init(root)
+        (root / "commands/locked").chmod(0o000)  # neither read nor execute
+        (root / "agents/dark").chmod(0o644)  # read without execute: names, but no file opens
+        if os.geteuid() == 0:
+            for path in [base, *base.rglob("*")]:
+                os.chown(path, 65534, 65534, follow_symlinks=False)
+        os.chmod(base, 0o755)
+        cache = base / "cache"
+
+        def check() -> object:
+            os.environ["SPAWNLINT_CACHE_DIR"] = str(cache)
+            os.environ["HOME"] = str(base)
+            os.environ["GIT_CONFIG_GLOBAL"] = os.devnull
+            return run_cli("check", "--root", str(root), "--output-format", "json").out
+
+        out = _as_another_user(check)
+        data = json.loads(str(out))
+        found = {(d["path"], d["code"]) for d in data}
+        assert [d["code"] for d in data if d["path"] == "commands/locked"] == ["SL002"], out
+        assert any(path.startswith("agents/dark") and code == "SL002" for path, code in found), out
+        assert ("commands/review.md", "SL101") in found
+    finally:
+        for path in [base, *base.rglob("*")] if base.exists() else []:
+            if path.is_dir() and not path.is_symlink():
+                path.chmod(0o755)
+        shutil.rmtree(base, ignore_errors=True)
