@@ -682,13 +682,24 @@ def test_a_gitignored_fifo_is_not_reported(tmp_path: Path) -> None:
     assert not any(path == "agents/agent.md" for path, _, _ in _found(root, "--no-cache"))
 
 
+def _nobody() -> tuple[int, int]:
+    try:
+        import pwd
+
+        entry = pwd.getpwnam("nobody")
+        return entry.pw_uid, entry.pw_gid
+    except (ImportError, KeyError):
+        return 65534, 65534
+
+
+_NOBODY = _nobody()
+
+
 def _as_another_user(call: Callable[[], object]) -> object:
     """`call()` in a forked child that runs as an ordinary user (nobody) when this process is
-    root, so that permissions are really enforced; its result comes back pickled."""
+    root, so that permissions are really enforced; its result comes back pickled. What it
+    imports must be imported already (the interpreter's own files may be root's alone)."""
     import pickle
-
-    import spawnlint.engine  # noqa: F401 - imported while this user can read every module
-    import spawnlint.parse.markdown  # noqa: F401
 
     reader, writer = os.pipe()
     pid = os.fork()
@@ -696,8 +707,8 @@ def _as_another_user(call: Callable[[], object]) -> object:
         try:
             os.close(reader)
             if os.geteuid() == 0:
-                os.setgid(65534)
-                os.setuid(65534)
+                os.setgid(_NOBODY[1])
+                os.setuid(_NOBODY[0])
             data = pickle.dumps(call())
         except BaseException as exc:  # noqa: BLE001 - carried back to the test
             data = pickle.dumps(exc)
@@ -724,11 +735,13 @@ def test_folders_without_read_or_execute_permission_get_sl002(git: bool, tmp_pat
         root = _shop(base / "shop", {"commands/locked/a.md": SHOP_SPAWN, "agents/dark/b.md": "x\n"})
         if git:
             _git_init(root)
+        # every module and codec a run loads, loaded while this user can read them all
+        run_cli("check", "--root", str(root), "--no-cache", "--output-format", "json")
         (root / "commands/locked").chmod(0o000)  # neither read nor execute
         (root / "agents/dark").chmod(0o644)  # read without execute: names, but no file opens
         if os.geteuid() == 0:
             for path in [base, *base.rglob("*")]:
-                os.chown(path, 65534, 65534, follow_symlinks=False)
+                os.chown(path, *_NOBODY, follow_symlinks=False)
         os.chmod(base, 0o755)
         cache = base / "cache"
 
@@ -736,7 +749,8 @@ def test_folders_without_read_or_execute_permission_get_sl002(git: bool, tmp_pat
             os.environ["SPAWNLINT_CACHE_DIR"] = str(cache)
             os.environ["HOME"] = str(base)
             os.environ["GIT_CONFIG_GLOBAL"] = os.devnull
-            return run_cli("check", "--root", str(root), "--output-format", "json").out
+            run = run_cli("check", "--root", str(root), "--output-format", "json")
+            return run.out or run.err
 
         out = _as_another_user(check)
         data = json.loads(str(out))
