@@ -636,6 +636,8 @@ def test_a_temporary_file_in_use_is_left_to_its_writer(tmp_path: Path) -> None:
         _fix(root)
         assert busy.exists()
     fresh = _killed_mid_write(root / "agents/critic.md", b"written a moment ago")
+    soon = time.time() + 3600  # "a moment ago" however slow this machine is
+    os.utime(fresh, (soon, soon))
     _fix(root)
     assert fresh.exists()  # too new to tell from a writer that has not locked it yet
     _fix(root)
