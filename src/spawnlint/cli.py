@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from spawnlint import __version__
 from spawnlint.atomic import write_atomically
-from spawnlint.config import ConfigError, Settings, load_settings, show
+from spawnlint.config import ConfigError, Settings, load_settings, show, with_excludes
 from spawnlint.discover import find_root
 from spawnlint.model import Diagnostic, Project, Severity
 from spawnlint.report import FORMATS
@@ -50,6 +50,8 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--statistics", action="store_true", help="print a count per rule instead")
     check.add_argument("--baseline", type=Path, help="a baseline file: hide the findings it records")
     check.add_argument("--write-baseline", type=Path, metavar="FILE", help="record today's findings")
+    check.add_argument("--exclude", action="append", help="paths not read (replaces the configured list)")
+    check.add_argument("--extend-exclude", action="append", default=[], help="more paths not read")
     check.add_argument("--config", type=Path, help="the configuration file (default: the nearest)")
     check.add_argument("--show-settings", action="store_true", help="print the settings used, and from where")
     check.add_argument("-q", "--quiet", action="store_true", help="print the findings and nothing else")
@@ -94,6 +96,10 @@ def _parser() -> argparse.ArgumentParser:
     rule = verbs.add_parser("rule", help="print a rule's page")
     rule.add_argument("code", nargs="?", help="e.g. SL101; without it, list the rules")
     return parser
+
+
+def _patterns(values: list[str]) -> tuple[str, ...]:
+    return tuple(p.strip() for v in values for p in v.split(",") if p.strip())
 
 
 def _codes(values: list[str]) -> tuple[str, ...]:
@@ -208,6 +214,8 @@ def _check(args: argparse.Namespace) -> int:
     if root is None:
         return 2
     settings = load_settings(root, Path.cwd(), args.config, CODES)
+    exclude = None if args.exclude is None else _patterns(args.exclude)
+    settings = with_excludes(settings, exclude, _patterns(args.extend_exclude))
     if args.show_settings:
         sys.stdout.write(show(settings))
         return 0

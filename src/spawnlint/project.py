@@ -59,7 +59,7 @@ def build_project(
     named = _agents(discovery, parsed)
     agents = [agent for agent, _ in named]
     index = _index(named)
-    duplicates = _duplicates(agents)
+    duplicates = _duplicates(agents, {f.path: _loader_root(f) for f in discovery.files})
     builtins = tuple(_builtin(name, tools) for name, tools in BUILTIN_AGENTS)
     for agent in builtins:
         index.setdefault(agent.id.lower(), (agent,))
@@ -67,7 +67,7 @@ def build_project(
     invocable = functools.cache(lambda: _invocable_names(discovery))  # for a prose target only
     plugin_names = frozenset(p.name.lower() for p in discovery.plugins if p.name)
     spawns = tuple(
-        Spawn(site, unit_ids.get(site.path), _resolve(site, index, settings.agents, sources))
+        Spawn(site, unit_ids.get(site.path), _resolve(site, index, settings.agents, sources, plugin_names))
         for path in sorted(parsed)
         for site in parsed[path].sites
         if not _names_a_skill_or_command(site, index, invocable, plugin_names)
@@ -217,13 +217,28 @@ def _index(agents: list[tuple[Agent, set[str]]]) -> dict[str, tuple[Agent, ...]]
     return {k: tuple(v) for k, v in index.items()}
 
 
-def _duplicates(agents: list[Agent]) -> tuple[tuple[Agent, Agent], ...]:
-    first: dict[str, Agent] = {}
+def _loader_root(source: SourceFile) -> str:
+    """The folder whose agents Claude Code loads together: the plugin root (with the paths its
+    manifest names), or for agents outside any manifest the folder holding their `agents/`."""
+    if source.plugin.name is not None and source.plugin.root:
+        return source.plugin.root
+    rel = source.path[len(source.plugin.root) + 1 :] if source.plugin.root else source.path
+    folders = rel.split("/")[:-1]
+    if "agents" not in folders:
+        return source.plugin.root
+    above = "/".join(folders[: folders.index("agents")])
+    return posixpath.join(source.plugin.root, above) if above else source.plugin.root
+
+
+def _duplicates(agents: list[Agent], loaders: Mapping[str, str]) -> tuple[tuple[Agent, Agent], ...]:
+    """Pairs of agents one plugin root loads under one id. Two plugin roots never collide: Claude
+    Code never loads both a plugin and a stale copy of it."""
+    first: dict[tuple[str, str], Agent] = {}
     pairs = []
     for agent in sorted(agents, key=lambda a: a.path or ""):
         if agent.defined_in_code:
             continue  # each SDK program passes its own agents; the same key twice is no clash
-        key = agent.id.lower()
+        key = (loaders.get(agent.path or "", ""), agent.id.lower())
         if key in first:
             pairs.append((first[key], agent))
         else:
@@ -236,6 +251,7 @@ def _resolve(
     index: Mapping[str, tuple[Agent, ...]],
     configured: tuple[ConfiguredAgent, ...],
     sources: Mapping[str, SourceFile],
+    plugins: frozenset[str] = frozenset(),
 ) -> Resolution:
     target = site.subagent_type
     if target is None:
@@ -261,7 +277,79 @@ def _resolve(
         return Resolution("external", (_configured(target.value.strip(), elsewhere),))
     if target.kind is ValueKind.BARE:
         return Resolution("dynamic")
+    if is_placeholder(value, plugins):
+        return Resolution("placeholder")
     return Resolution("unknown")
+
+
+# Words that stand for an agent in documentation ("agent-name", "your-agent-type", "plugin:name").
+_PLACEHOLDER_WORDS = frozenset(
+    [
+        "agent",
+        "agents",
+        "subagent",
+        "sub",
+        "name",
+        "type",
+        "plugin",
+        "your",
+        "my",
+        "the",
+        "some",
+        "appropriate",
+        "specialist",
+        "role",
+        "x",
+        "xx",
+        "xxx",
+        "foo",
+        "bar",
+        "baz",
+        "example",
+        "custom",
+        "specific",
+        "relevant",
+        "selected",
+        "chosen",
+        "target",
+        "id",
+        "kind",
+        "namespace",
+        "prefix",
+        "n",
+        "placeholder",
+        "tbd",
+        "todo",
+    ]
+)
+# Parameters of the Agent tool: `Agent(model:opus)` is a permission pattern, not an agent type.
+_AGENT_PARAMETERS = frozenset(
+    [
+        "model",
+        "name",
+        "description",
+        "prompt",
+        "subagent_type",
+        "isolation",
+        "mode",
+        "cwd",
+        "run_in_background",
+        "team_name",
+    ]
+)
+_WORDS = re.compile(r"[-_:./\s]+")
+
+
+def is_placeholder(value: str, plugins: frozenset[str] = frozenset()) -> bool:
+    """Whether a literal that matches no agent stands for one: an HTML-escaped `&lt;agent&gt;`, a
+    glob (`team-*`), generic words only (`agent-name`, `plugin:name`), or a permission pattern's
+    `model:opus` (lower-case value; `plugins` are the project's plugin names)."""
+    if any(mark in value for mark in ("&lt;", "&gt;", "&#", "*", "?", "%s", "{{")):
+        return True
+    if all(word in _PLACEHOLDER_WORDS for word in _WORDS.split(value) if word):
+        return True
+    prefix, colon, _ = value.partition(":")
+    return bool(colon) and prefix in _AGENT_PARAMETERS and prefix not in plugins
 
 
 def _configured(agent_id: str, configured: ConfiguredAgent) -> Agent:

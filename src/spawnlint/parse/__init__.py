@@ -129,7 +129,7 @@ def _frontmatter_is_read(path: str, kind: FileKind, frontmatter: Frontmatter) ->
     """Claude Code reads the frontmatter of agents, commands and a skill's SKILL.md; the other
     files of a skill folder (templates, references) are only text."""
     if kind is FileKind.AGENT:
-        return isinstance(frontmatter.data.get("name"), str)
+        return True  # without a `name`, Claude Code loads it under its file stem
     if kind is FileKind.SKILL:
         return path.rsplit("/", 1)[-1] == "SKILL.md"
     return kind is FileKind.COMMAND
@@ -152,7 +152,7 @@ def _agent(
 ) -> AgentRecord | None:
     name = fm.data.get("name")
     if not isinstance(name, str) or not name.strip():
-        return None  # README, resources and module docs live under agents/ too
+        name = _stem_name(path, problems)
     tools = _tools(path, fm, ("tools",), problems)
     disallowed = _tools(path, fm, ("disallowedTools", "disallowed-tools", "disallowed_tools"), problems)
     return AgentRecord(
@@ -164,6 +164,19 @@ def _agent(
         mentions_send_message=mentions,
         report_lines=report_lines,
     )
+
+
+def _stem_name(path: str, problems: list[Problem]) -> str:
+    """An agent file with frontmatter but no `name`: Claude Code loads it under its file stem (a
+    file without frontmatter is no agent: READMEs and notes live under agents/ too)."""
+    base = path.rpartition("/")[2]
+    stem = base.rpartition(".")[0] or base
+    why = (
+        f'agent file has frontmatter but no `name`; Claude Code loads it as "{stem}" (its file stem):'
+        f" add `name: {stem}`"
+    )
+    problems.append(Problem("SL005", Finding(path, 1, 1, why), body_intact=True))
+    return stem
 
 
 def _tools(path: str, fm: Frontmatter, keys: tuple[str, ...], problems: list[Problem]) -> ToolList | None:
