@@ -137,7 +137,9 @@ def test_discovery_drops_the_listing_problems_of_excluded_paths(tmp_path: Path) 
         (b'{\n  "name": "shop",\n  "skills": [1]\n}', 3, "`skills` is a JSON array, it must be a path"),
     ],
 )
-def test_a_manifest_claude_code_refuses_is_sl004(tmp_path: Path, manifest: bytes, line: int, words: str) -> None:
+def test_a_manifest_claude_code_refuses_is_sl004(
+    tmp_path: Path, manifest: bytes, line: int, words: str
+) -> None:
     root = write_project(tmp_path, {".claude-plugin/plugin.json": manifest, "agents/critic.md": MUTE_AGENT})
     run = run_cli("check", "--root", str(root), "--output-format", "json", "--no-cache")
     found = [d for d in json.loads(run.out) if d["code"] == "SL004"]
@@ -167,11 +169,18 @@ def test_a_broken_manifest_keeps_the_name_it_spells(tmp_path: Path) -> None:
             "commands/go.md": NAMED_SPAWN.replace('"critic"', '"shop:critic"'),
         },
     )
-    assert _found(root) == [".claude-plugin/plugin.json:SL004", "commands/go.md:SL101", "commands/go.md:SL201"]
+    assert _found(root) == [
+        ".claude-plugin/plugin.json:SL004",
+        "commands/go.md:SL101",
+        "commands/go.md:SL201",
+    ]
 
 
 def test_marketplace_entries_of_the_wrong_shape_are_sl004(tmp_path: Path) -> None:
-    market = {"name": "m", "plugins": ["./a", {"name": 3, "source": "./b"}, {"name": "c", "source": "./c", "agents": 1}]}
+    market = {
+        "name": "m",
+        "plugins": ["./a", {"name": 3, "source": "./b"}, {"name": "c", "source": "./c", "agents": 1}],
+    }
     root = write_project(tmp_path, {".claude-plugin/marketplace.json": json.dumps(market, indent=2)})
     found = discover(root, ())
     messages = [p.finding.message for p in found.problems if p.code == "SL004"]
@@ -194,3 +203,27 @@ def test_placeholders(value: str) -> None:
 @pytest.mark.parametrize("value", ["ghost-writer", "shop:critic", "reviewer", "model:opus-critic"])
 def test_real_names_are_not_placeholders(value: str) -> None:
     assert not is_placeholder(value, frozenset({"model"}))
+
+
+# --- plugin copies -------------------------------------------------------------------------------
+
+
+def test_audit_lists_plugin_roots_that_look_like_copies(tmp_path: Path) -> None:
+    agents = {f"agents/{n}.md": MUTE_AGENT.replace("critic", n) for n in ("critic", "planner", "scout")}
+    files: dict[str, str | bytes] = {}
+    for root, name in (("plugins/shop", "shop"), ("plugins/shop-old", "shop"), ("legacy/kit", "kit")):
+        files[f"{root}/.claude-plugin/plugin.json"] = json.dumps({"name": name})
+        files.update({f"{root}/{path}": text for path, text in agents.items()})
+    files["plugins/other/.claude-plugin/plugin.json"] = '{"name": "other"}'
+    files["plugins/other/agents/critic.md"] = MUTE_AGENT
+    root = write_project(tmp_path, files)
+    data = json.loads(run_cli("audit", "--root", str(root), "--output-format", "json").out)
+    assert [(c["root"], c["other"]) for c in data["plugin_copies"]] == [
+        ("legacy/kit", "plugins/shop"),
+        ("legacy/kit", "plugins/shop-old"),
+        ("plugins/shop", "plugins/shop-old"),
+    ]
+    assert data["plugin_copies"][2]["why"] == 'both are named "shop"'
+    assert not [f for f in data["findings"] if f["code"] == "SL003"]
+    markdown = run_cli("audit", "--root", str(root)).out
+    assert "`plugins/shop` and `plugins/shop-old` look like copies of one plugin" in markdown

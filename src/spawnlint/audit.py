@@ -29,6 +29,7 @@ def audit_data(project: Project, diagnostics: Sequence[Diagnostic]) -> dict[str,
     return {
         "root": project.root,
         "plugins": _plugins(project),
+        "plugin_copies": [{"root": a, "other": b, "why": why} for a, b, why in project.plugin_copies],
         "agents": [_agent(a, project) for a in _listed_agents(project)],
         "units": [_unit(u) for u in project.units],
         "spawning_units": spawning,
@@ -199,7 +200,8 @@ def render_markdown(project: Project, diagnostics: Sequence[Diagnostic]) -> str:
     data = audit_data(project, diagnostics)
     out = [f"# spawnlint audit of {_code(PurePosixPath(project.root).name or project.root)}", ""]
     out += [_summary(data), ""]
-    out += _plugins_md(data) + _agents_md(data) + _units_md(data) + _sets_md(data) + _sites_md(data)
+    out += _plugins_md(data) + _copies_md(data)
+    out += _agents_md(data) + _units_md(data) + _sets_md(data) + _sites_md(data)
     out += ["## Graph", ""] + mermaid(data) + _findings_md(diagnostics)
     return log_text(escape_controls("\n".join(out), keep="\n"))
 
@@ -223,6 +225,16 @@ def _plugins_md(data: dict[str, Any]) -> list[str]:
         for p in data["plugins"]
     ]
     return ["## Plugins", ""] + _table(["plugin", "root", "agents", "units", "spawn sites"], rows)
+
+
+def _copies_md(data: dict[str, Any]) -> list[str]:
+    """Plugin roots that look like copies of one plugin: Claude Code installs one of them."""
+    lines = [
+        f"- {_code(c['root'])} and {_code(c['other'])} look like copies of one plugin ({_text(c['why'])}):"
+        " Claude Code installs one; remove or exclude the stale copy"
+        for c in data["plugin_copies"]
+    ]
+    return ["## Plugin copies", "", *lines, ""] if lines else []
 
 
 def _agents_md(data: dict[str, Any]) -> list[str]:

@@ -318,6 +318,8 @@ class Project:
     # matcher accepts it; and the rule's scope ("unit", "section", "lines") with its N
     rule_insertions: Mapping[str, str] = field(default_factory=dict)
     rule_scope: tuple[str, int] = ("unit", 0)
+    # pairs of plugin roots that look like copies of one plugin (root, other root, why)
+    plugin_copies: tuple[tuple[str, str, str], ...] = ()
 
 
 def section_of(sections: tuple[Section, ...], line: int) -> Section | None:

@@ -59,7 +59,8 @@ def build_project(
     named = _agents(discovery, parsed)
     agents = [agent for agent, _ in named]
     index = _index(named)
-    duplicates = _duplicates(agents, {f.path: _loader_root(f) for f in discovery.files})
+    loaders = {f.path: _loader_root(f) for f in discovery.files}
+    duplicates = _duplicates(agents, loaders)
     builtins = tuple(_builtin(name, tools) for name, tools in BUILTIN_AGENTS)
     for agent in builtins:
         index.setdefault(agent.id.lower(), (agent,))
@@ -97,6 +98,7 @@ def build_project(
         agents=tuple(agents),
         agent_index=index,
         duplicate_agents=duplicates,
+        plugin_copies=_plugin_copies(discovery.plugins, agents, loaders),
         units=units,
         spawns=spawns,
         uncovered=uncovered,
@@ -228,6 +230,27 @@ def _loader_root(source: SourceFile) -> str:
         return source.plugin.root
     above = "/".join(folders[: folders.index("agents")])
     return posixpath.join(source.plugin.root, above) if above else source.plugin.root
+
+
+def _plugin_copies(
+    plugins: Iterable[Plugin], agents: list[Agent], loaders: Mapping[str, str]
+) -> tuple[tuple[str, str, str], ...]:
+    """Pairs of plugin roots that look like copies of one plugin (the same manifest name, or most
+    of their agent names in common), with why: Claude Code installs one, the other is stale."""
+    names: dict[str, set[str]] = defaultdict(set)
+    for agent in agents:
+        if agent.path is not None and not agent.defined_in_code:
+            names[loaders.get(agent.path, "")].add(agent.name.lower())
+    named = sorted((p.root, p.name) for p in plugins if p.name and p.root != ".claude")
+    copies = []
+    for i, (root, name) in enumerate(named):
+        for other, other_name in named[i + 1 :]:
+            shared = names[root] & names[other]
+            if name.lower() == other_name.lower():
+                copies.append((root, other, f'both are named "{name}"'))
+            elif len(shared) >= 3 and 2 * len(shared) >= min(len(names[root]), len(names[other])):
+                copies.append((root, other, f"{len(shared)} agent names in common"))
+    return tuple(copies)
 
 
 def _duplicates(agents: list[Agent], loaders: Mapping[str, str]) -> tuple[tuple[Agent, Agent], ...]:
