@@ -68,7 +68,7 @@ def build_project(
     invocable = functools.cache(lambda: _invocable_names(discovery))  # for a prose target only
     plugin_names = frozenset(p.name.lower() for p in discovery.plugins if p.name)
     spawns = tuple(
-        Spawn(site, unit_ids.get(site.path), _resolve(site, index, settings.agents, sources, plugin_names))
+        Spawn(site, unit_ids.get(site.path), _resolve(site, index, settings.agents, sources))
         for path in sorted(parsed)
         for site in parsed[path].sites
         if not _names_a_skill_or_command(site, index, invocable, plugin_names)
@@ -274,7 +274,6 @@ def _resolve(
     index: Mapping[str, tuple[Agent, ...]],
     configured: tuple[ConfiguredAgent, ...],
     sources: Mapping[str, SourceFile],
-    plugins: frozenset[str] = frozenset(),
 ) -> Resolution:
     target = site.subagent_type
     if target is None:
@@ -300,7 +299,7 @@ def _resolve(
         return Resolution("external", (_configured(target.value.strip(), elsewhere),))
     if target.kind is ValueKind.BARE:
         return Resolution("dynamic")
-    if is_placeholder(value, plugins):
+    if is_placeholder(value):
         return Resolution("placeholder")
     return Resolution("unknown")
 
@@ -345,34 +344,16 @@ _PLACEHOLDER_WORDS = frozenset(
         "todo",
     ]
 )
-# Parameters of the Agent tool: `Agent(model:opus)` is a permission pattern, not an agent type.
-_AGENT_PARAMETERS = frozenset(
-    [
-        "model",
-        "name",
-        "description",
-        "prompt",
-        "subagent_type",
-        "isolation",
-        "mode",
-        "cwd",
-        "run_in_background",
-        "team_name",
-    ]
-)
 _WORDS = re.compile(r"[-_:./\s]+")
 
 
-def is_placeholder(value: str, plugins: frozenset[str] = frozenset()) -> bool:
-    """Whether a literal that matches no agent stands for one: an HTML-escaped `&lt;agent&gt;`, a
-    glob (`team-*`), generic words only (`agent-name`, `plugin:name`), or a permission pattern's
-    `model:opus` (lower-case value; `plugins` are the project's plugin names)."""
+def is_placeholder(value: str) -> bool:
+    """Whether a literal that matches no agent stands for one (a lower-case value): an
+    HTML-escaped `&lt;agent&gt;`, a glob (`team-*`), or generic words only (`agent-name`,
+    `plugin:name`, `your-agent-type`)."""
     if any(mark in value for mark in ("&lt;", "&gt;", "&#", "*", "?", "%s", "{{")):
         return True
-    if all(word in _PLACEHOLDER_WORDS for word in _WORDS.split(value) if word):
-        return True
-    prefix, colon, _ = value.partition(":")
-    return bool(colon) and prefix in _AGENT_PARAMETERS and prefix not in plugins
+    return all(word in _PLACEHOLDER_WORDS for word in _WORDS.split(value) if word)
 
 
 def _configured(agent_id: str, configured: ConfiguredAgent) -> Agent:
