@@ -152,7 +152,7 @@ def _agent(
 ) -> AgentRecord | None:
     name = fm.data.get("name")
     if not isinstance(name, str) or not name.strip():
-        name = _stem_name(path, problems)
+        name = _stem_name(path, fm, problems)
     tools = _tools(path, fm, ("tools",), problems)
     disallowed = _tools(path, fm, ("disallowedTools", "disallowed-tools", "disallowed_tools"), problems)
     return AgentRecord(
@@ -166,11 +166,17 @@ def _agent(
     )
 
 
-def _stem_name(path: str, problems: list[Problem]) -> str:
+def _stem_name(path: str, fm: Frontmatter, problems: list[Problem]) -> str:
     """An agent file with frontmatter but no `name`: Claude Code loads it under its file stem (a
-    file without frontmatter is no agent: READMEs and notes live under agents/ too)."""
+    file without frontmatter is no agent: READMEs and notes live under agents/ too). A `name`
+    that is no string is a wrong shape (SL001), read as the stem too."""
     base = path.rpartition("/")[2]
     stem = base.rpartition(".")[0] or base
+    if fm.data.get("name") not in (None, ""):
+        line = fm.key_lines.get("name", 1)
+        why = f'`name` is not a string; read as the file stem "{stem}"'
+        problems.append(Problem("SL001", Finding(path, line, 1, why), body_intact=fm.closed))
+        return stem
     why = (
         f'agent file has frontmatter but no `name`; Claude Code loads it as "{stem}" (its file stem):'
         f" add `name: {stem}`"
