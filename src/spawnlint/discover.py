@@ -382,6 +382,7 @@ def _unit_of(path: str, kind: FileKind, skill_dirs: Collection[str]) -> str | No
 def _plugins(root: Path, paths: list[str], problems: list[Problem]) -> list[Plugin]:
     found: dict[str, str | None] = {}
     components: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    sharing: list[Plugin] = []
     folders = _folders(paths)
     for path in paths:
         if _in_unloaded_copy(path):
@@ -402,6 +403,10 @@ def _plugins(root: Path, paths: list[str], problems: list[Problem]) -> list[Plug
     for path in paths:
         if path.endswith(".claude-plugin/marketplace.json") or path == ".claude-plugin/marketplace.json":
             for plugin_root, name, named in _marketplace_plugins(root, path, problems):
+                if named and found.get(plugin_root, name) != name:
+                    # another entry with the same source (`./`, strict: false): its own plugin
+                    sharing.append(Plugin(plugin_root, name, tuple(dict.fromkeys(named))))
+                    continue
                 found.setdefault(plugin_root, name)
                 components[plugin_root] += named
     if any(p == ".claude" or p.startswith(".claude/") for p in paths):
@@ -409,7 +414,7 @@ def _plugins(root: Path, paths: list[str], problems: list[Problem]) -> list[Plug
     plugins = [Plugin(r, n, tuple(dict.fromkeys(components.get(r, ())))) for r, n in sorted(found.items())]
     if "" not in found:
         plugins.insert(0, Plugin("", None))
-    return plugins
+    return plugins + sharing  # after the first plugin of each root, which holds its other files
 
 
 @dataclass(frozen=True)

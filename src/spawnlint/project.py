@@ -245,6 +245,8 @@ def _plugin_copies(
     copies = []
     for i, (root, name) in enumerate(named):
         for other, other_name in named[i + 1 :]:
+            if other == root:
+                continue  # marketplace entries sharing one source: one folder, not a copy
             shared = names[root] & names[other]
             if name.lower() == other_name.lower():
                 copies.append((root, other, f'both are named "{name}"'))
