@@ -179,14 +179,23 @@ def test_a_broken_manifest_keeps_the_name_it_spells(tmp_path: Path) -> None:
 def test_marketplace_entries_of_the_wrong_shape_are_sl004(tmp_path: Path) -> None:
     market = {
         "name": "m",
-        "plugins": ["./a", {"name": 3, "source": "./b"}, {"name": "c", "source": "./c", "agents": 1}],
+        "plugins": [
+            "./a",
+            {"name": 3, "source": "./b"},
+            {"name": "c", "source": "./c", "agents": 1},
+            {"name": "d"},
+            {"name": "e", "source": 5},
+            {"source": "./f"},
+        ],
     }
     root = write_project(tmp_path, {".claude-plugin/marketplace.json": json.dumps(market, indent=2)})
     found = discover(root, ())
     messages = [p.finding.message for p in found.problems if p.code == "SL004"]
-    assert len(messages) == 3
+    assert len(messages) == 6
     assert "JSON string among its plugins" in messages[0]
     assert "`name` is a JSON number" in messages[1] and "`agents` is a JSON number" in messages[2]
+    assert "entry has no `source`" in messages[3] and "`source` is a JSON number" in messages[4]
+    assert "entry has no `name`" in messages[5]
 
 
 # --- placeholders --------------------------------------------------------------------------------

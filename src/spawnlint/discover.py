@@ -432,6 +432,8 @@ def _read_checked(root: Path, path: str, problems: list[Problem]) -> _Manifest:
     if not isinstance(data, dict):
         problems.append(_invalid(path, 1, f"is a JSON {_json_type(data)}, not an object"))
         return _Manifest(None, None)
+    if "name" not in data:
+        problems.append(_invalid(path, 1, "has no `name`, which Claude Code requires"))
     for key, wanted in _PLUGIN_FIELDS.items():
         if key in data and not _has_type(data[key], wanted):
             why_key = f"`{key}` is a JSON {_json_type(data[key])}, it must be {_WANTED[wanted]}"
@@ -442,13 +444,21 @@ def _read_checked(root: Path, path: str, problems: list[Problem]) -> _Manifest:
 # plugin.json fields whose type Claude Code checks: "string", or "paths" (a path or a list of them)
 _PLUGIN_FIELDS = {"name": "string", "version": "string", "description": "string"}
 _PLUGIN_FIELDS.update({k: "paths" for k in ("commands", "agents", "skills")})
-_WANTED = {"string": "a string", "paths": "a path or a list of paths"}
+_WANTED = {
+    "name": "a string",
+    "string": "a string",
+    "paths": "a path or a list of paths",
+    "source": "a path or an object",
+}
+_ENTRY_KEYS = ("name", "source")
 _COMPONENT_KEYS = ("agents", "commands", "skills")
 
 
 def _has_type(value: Any, wanted: str) -> bool:
-    if wanted == "string":
+    if wanted in ("string", "name"):
         return isinstance(value, str)
+    if wanted == "source":
+        return isinstance(value, (str, dict))
     return isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value))
 
 
@@ -630,20 +640,26 @@ def _marketplace_plugins(
 
 
 def _entry_is_valid(root: Path, path: str, entry: Any, problems: list[Problem]) -> bool:
-    """A marketplace entry Claude Code can install: an object with a string name and source, and
-    component paths of the right type."""
+    """A marketplace entry Claude Code can install: an object with a string name, a source (a path
+    or an object), and component paths of the right type. Each problem is said at the entry's
+    name (where it has one) or at the first line of the wrong key."""
     if not isinstance(entry, dict):
         why = f"lists a JSON {_json_type(entry)} among its plugins, not an object"
         problems.append(_invalid(path, 1, why))
         return False
-    valid = True
-    for key, wanted in (("name", "string"), *((k, "paths") for k in _COMPONENT_KEYS)):
+    named = entry.get("name") if isinstance(entry.get("name"), str) else None
+    wrong = [
+        (key, "plugin entry has no `{}`, which Claude Code requires")
+        for key in _ENTRY_KEYS
+        if key not in entry
+    ]
+    for key, wanted in (*((k, k) for k in _ENTRY_KEYS), *((k, "paths") for k in _COMPONENT_KEYS)):
         if key in entry and not _has_type(entry[key], wanted):
-            got = _json_type(entry[key])
-            why = f"plugin entry's `{key}` is a JSON {got}, it must be {_WANTED[wanted]}"
-            problems.append(_invalid(path, _line_of(root, path, key), why))
-            valid = False
-    return valid
+            kind = _json_type(entry[key])
+            wrong.append((key, f"plugin entry's `{{}}` is a JSON {kind}, it must be {_WANTED[wanted]}"))
+    for key, why in wrong:
+        problems.append(_invalid(path, _line_of(root, path, named or key), why.format(key)))
+    return not wrong
 
 
 def _line_of(root: Path, path: str, needle: str) -> int:
