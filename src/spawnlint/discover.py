@@ -366,7 +366,10 @@ def _in_plugin_folder(path: str, plugin: Plugin, folder: str) -> bool:
 
 
 def _skill_dir_of(path: str, skill_dirs: Collection[str]) -> str | None:
-    return _innermost(path, skill_dirs)
+    folder = _innermost(path, skill_dirs)
+    if folder == "" and path.startswith(".claude/"):
+        return None  # a standalone skill's repository keeps its own .claude/ folder beside it
+    return folder
 
 
 def _unit_of(path: str, kind: FileKind, skill_dirs: Collection[str]) -> str | None:
