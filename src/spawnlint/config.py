@@ -53,13 +53,19 @@ DEFAULT_EXCLUDE = (
 # Folders of other agent harnesses: Claude Code loads nothing from them, so they are not read.
 OTHER_HARNESSES = (
     ".agents",
+    ".clinerules",
     ".codex",
     ".codex-plugin",
     ".cursor",
     ".cursor-plugin",
     ".gemini",
+    "/.github/agents",
+    "/.github/prompts",
+    "/.github/skills",
+    ".kiro",
     ".opencode",
     ".opencode-plugin",
+    ".roo",
     ".windsurf",
 )
 
