@@ -21,7 +21,7 @@ from spawnlint.report import FORMATS
 from spawnlint.report.colour import colourise, without_summary
 from spawnlint.report.concise import printable
 from spawnlint.report.safe import display_lines, escape_controls, log_text
-from spawnlint.rules import BY_CODE, CODES, RULES
+from spawnlint.rules import BY_CODE, CODES, OPT_IN, RULES
 from spawnlint.source_lines import SourceLines
 from spawnlint.suppress import Filters, apply, baseline_json, load_baseline, narrow
 
@@ -76,21 +76,26 @@ def _parser() -> argparse.ArgumentParser:
     audit.add_argument("--output", type=Path, metavar="FILE", help="write the report to FILE (atomically)")
 
     transcripts = verbs.add_parser(
-        "transcripts", help="find teammates that never called SendMessage and recover their answers"
+        "transcripts", help="tell which spawned agents' reports never reached the lead, and recover them"
     )
     transcripts.add_argument(
         "dir", nargs="?", type=Path, help="transcript folder (default: ~/.claude/projects)"
     )
     transcripts.add_argument("--output-format", choices=["text", "json"], default="text")
     transcripts.add_argument(
-        "--recover", type=Path, metavar="OUTDIR", help="write each mute teammate's last text here"
+        "--recover", type=Path, metavar="OUTDIR", help="write each lost answer here, one file per agent"
     )
+    transcripts.add_argument(
+        "--since", metavar="WHEN", help="only sessions with a file modified since WHEN (2h, 3d, 2026-11-30)"
+    )
+    transcripts.add_argument("--session", metavar="ID", help="only the session with this id (or id prefix)")
 
     verbs.add_parser(
         "guard",
-        help="a Claude Code PreToolUse hook: deny named spawns that would be mute",
+        help="a Claude Code PreToolUse hook: deny (or rewrite) named spawns that would be mute",
         description="Reads a PreToolUse hook payload on stdin and prints a deny decision for a named"
-        " Agent/Task call whose answer would never come back; prints nothing otherwise. Always exits 0.",
+        " Agent/Task call whose answer would never come back (with `[guard] mode = \"rewrite\"`: an"
+        " allow decision for the same call without `name`); prints nothing otherwise. Always exits 0.",
     )
 
     rule = verbs.add_parser("rule", help="print a rule's page")
@@ -187,26 +192,16 @@ def _audit(args: argparse.Namespace) -> int:
 def _transcripts(args: argparse.Namespace) -> int:
     from spawnlint import transcripts
 
-    folder = args.dir if args.dir is not None else Path.home() / ".claude" / "projects"
-    if not folder.is_dir():
-        print(f"spawnlint: {folder}: not a directory", file=sys.stderr)
-        return 2
-    progress = transcripts.TerminalProgress(sys.stderr) if sys.stderr.isatty() else None
-    result = transcripts.scan(folder, progress)
-    if progress is not None:
-        progress.clear()
-    try:
-        recovered = transcripts.recover(result, args.recover) if args.recover is not None else None
-    except OSError as exc:
-        print(f"spawnlint: --recover {args.recover}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
-    if args.output_format == "json":
-        sys.stdout.write(transcripts.render_json(result))
-        if recovered is not None:
-            print(f"spawnlint: recovered {len(recovered)} answer(s) into {args.recover}", file=sys.stderr)
-    else:
-        sys.stdout.write(transcripts.render_text(result, str(folder), recovered))
-    return 0
+    return transcripts.run(
+        args.dir, args.output_format, args.recover, args.since, args.session, sys.stdout, sys.stderr
+    )
+
+
+def _with_opt_in(settings: Settings, filters: Filters) -> Settings:
+    """Opt-in rules named on the command line run too (the engine runs those the settings select)."""
+    chosen = filters.select + filters.extend_select
+    named = [c for c in chosen if c in OPT_IN and c not in settings.extend_select]
+    return replace(settings, extend_select=settings.extend_select + tuple(named)) if named else settings
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -240,6 +235,7 @@ def _check(args: argparse.Namespace) -> int:
         paths=paths,
         baseline=baseline,
     )
+    settings = _with_opt_in(settings, filters)
     lines = SourceLines(root)
     if args.diff:
         return _diff(root, settings, filters, args.unsafe_fixes, not args.no_cache)

@@ -23,6 +23,23 @@ class NoNameRule:
 
 
 @dataclass(frozen=True)
+class ResultContract:
+    """SL104: the words that name a result's slot for what went wrong (any one of them will do)."""
+
+    failure_fields: tuple[str, ...] = (
+        "blockers",
+        "blocked",
+        "failures",
+        "failed",
+        "errors",
+        "problems",
+        "unresolved",
+        "open questions",
+        "any issues",
+    )
+
+
+@dataclass(frozen=True)
 class ConfiguredAgent:
     """An agent defined outside the project (`[tool.spawnlint.agents]`): an exact id or a glob."""
 
@@ -94,7 +111,9 @@ class Settings:
     agents: tuple[ConfiguredAgent, ...] = ()
     max_file_bytes: int = 2 * 1024 * 1024
     no_name_rule: NoNameRule = NoNameRule()
+    result_contract: ResultContract = ResultContract()
     spawn_callables: tuple[str, ...] = ("Agent", "Task")
+    guard_mode: str = "deny"  # [guard] mode: "deny" or "rewrite" (allow the call without `name`)
     source: str | None = None  # the configuration file read, None for the defaults
 
 
@@ -114,7 +133,9 @@ _KEYS = {
     "agents",
     "max-file-size",
     "no-name-rule",
+    "result-contract",
     "python",
+    "guard",
 }
 _CONFIG_FILES = (".spawnlint.toml", "pyproject.toml")
 
@@ -236,7 +257,9 @@ def _settings(table: dict[str, Any], source: str, known: tuple[str, ...]) -> Set
         agents=_agents(table.get("agents", {})),
         max_file_bytes=max_size,
         no_name_rule=_no_name_rule(table.get("no-name-rule", {})),
+        result_contract=_result_contract(table.get("result-contract", {})),
         spawn_callables=_strings(python, "spawn-callables", ("Agent", "Task")),
+        guard_mode=_guard_mode(table.get("guard", {})),
         source=source,
     )
 
@@ -295,6 +318,15 @@ def _agents(value: Any) -> tuple[ConfiguredAgent, ...]:
     return tuple(out)
 
 
+def _guard_mode(table: Any) -> str:
+    if not isinstance(table, dict) or set(table) - {"mode"}:
+        raise ValueError('[tool.spawnlint.guard] must be a table with the one key `mode`')
+    mode = table.get("mode", "deny")
+    if mode not in ("deny", "rewrite"):
+        raise ValueError(f'`guard.mode` must be "deny" or "rewrite", not {mode!r}')
+    return str(mode)
+
+
 def _no_name_rule(table: Any) -> NoNameRule:
     if not isinstance(table, dict):
         raise TypeError("[tool.spawnlint.no-name-rule] must be a table")
@@ -324,6 +356,20 @@ def _no_name_rule(table: Any) -> NoNameRule:
     return NoNameRule(require, pattern, scope, lines)
 
 
+def _result_contract(table: Any) -> ResultContract:
+    if not isinstance(table, dict):
+        raise TypeError("[tool.spawnlint.result-contract] must be a table")
+    unknown = sorted(set(table) - {"failure-fields"})
+    if unknown:
+        raise ValueError(f"unknown result-contract key(s) {', '.join(unknown)}")
+    if "failure-fields" not in table:
+        return ResultContract()
+    fields = tuple(f.strip().lower() for f in _strings(table, "failure-fields") if f.strip())
+    if not fields:
+        raise ValueError("`result-contract.failure-fields` must name at least one field")
+    return ResultContract(fields)
+
+
 def show(settings: Settings) -> str:
     """The resolved settings, for --show-settings: which file was used and every value."""
     rule = settings.no_name_rule
@@ -343,9 +389,11 @@ def show(settings: Settings) -> str:
         f"max-file-size = {settings.max_file_bytes}",
         f"agents = {dict((a.pattern, _agent_value(a)) for a in settings.agents)}",
         f"python.spawn-callables = {list(settings.spawn_callables)}",
+        f"guard.mode = {settings.guard_mode!r}",
         f"no-name-rule.require-mechanism = {str(rule.require_mechanism).lower()}",
         f"no-name-rule.pattern = {rule.pattern!r}",
         f"no-name-rule.scope = {scope!r}",
+        f"result-contract.failure-fields = {list(settings.result_contract.failure_fields)}",
     ]
     return "\n".join(rows) + "\n"
 
