@@ -236,3 +236,14 @@ def test_audit_lists_plugin_roots_that_look_like_copies(tmp_path: Path) -> None:
     assert not [f for f in data["findings"] if f["code"] == "SL003"]
     markdown = run_cli("audit", "--root", str(root)).out
     assert "`plugins/shop` and `plugins/shop-old` look like copies of one plugin" in markdown
+
+
+def test_the_remembered_discovery_follows_the_excludes(tmp_path: Path) -> None:
+    root = _vendored_tree(tmp_path)
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    args = ("check", "--root", str(root), "--output-format", "json")
+    first = {d["path"] for d in json.loads(run_cli(*args).out)}
+    fewer = {d["path"] for d in json.loads(run_cli(*args, "--extend-exclude", "tests").out)}
+    again = {d["path"] for d in json.loads(run_cli(*args).out)}
+    assert "tests/fixtures/notes.md" in first and first == again
+    assert fewer == first - {"tests/fixtures/notes.md"}
