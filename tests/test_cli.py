@@ -39,7 +39,10 @@ def test_error_finding_exits_1_with_concise_line(project: Make) -> None:
         " report: its tools (Read, Grep) lack SendMessage. A named spawn runs as an"
         " in_process_teammate whose final answer never returns; spawn it without `name`"
     ]
-    assert run.out.splitlines()[-1] == "Found 1 finding (1 error, 0 warnings)."
+    assert run.out.splitlines()[-2:] == [
+        "Found 1 finding (1 error, 0 warnings).",
+        "[*] 1 fixable with `--fix`.",
+    ]
 
 
 def test_json_output_keys_and_related(project: Make) -> None:

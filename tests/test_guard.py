@@ -419,7 +419,9 @@ def test_repository_is_a_plugin_whose_hook_wires_the_guard() -> None:
     (entry,) = hooks["PreToolUse"]
     matcher = re.compile(entry["matcher"])
     assert matcher.fullmatch("Agent") and matcher.fullmatch("Task") and not matcher.fullmatch("TaskCreate")
-    assert [h["command"] for h in entry["hooks"] if h["type"] == "command"] == ["spawnlint guard"]
+    assert [h["command"] for h in entry["hooks"] if h["type"] == "command"] == [
+        'python3 "${CLAUDE_PLUGIN_ROOT}/hooks/run_spawnlint.py" guard'
+    ]
     (listed,) = json.loads((REPO / ".claude-plugin" / "marketplace.json").read_text())["plugins"]
     assert (listed["name"], listed["source"]) == ("spawnlint", "./")
     audit = (REPO / "commands" / "audit.md").read_text()

@@ -247,3 +247,14 @@ def test_the_remembered_discovery_follows_the_excludes(tmp_path: Path) -> None:
     again = {d["path"] for d in json.loads(run_cli(*args).out)}
     assert "tests/fixtures/notes.md" in first and first == again
     assert fewer == first - {"tests/fixtures/notes.md"}
+
+
+def test_a_path_given_that_the_default_excludes_take_out_is_said(tmp_path: Path) -> None:
+    root = _vendored_tree(tmp_path)
+    run = run_cli("check", "--root", str(root), str(root / "node_modules/pkg/notes.md"), str(root / "build"))
+    assert 'excluded by the configuration ("node_modules")' in run.err
+    assert 'build: excluded by the configuration ("/build")' in run.err
+    kept = run_cli(
+        "check", "--root", str(root), "--output-format", "json", str(root / "skills/build/SKILL.md")
+    )
+    assert "excluded" not in kept.err and {d["code"] for d in json.loads(kept.out)} == {"SL101", "SL201"}

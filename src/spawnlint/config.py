@@ -320,7 +320,7 @@ def _agents(value: Any) -> tuple[ConfiguredAgent, ...]:
 
 def _guard_mode(table: Any) -> str:
     if not isinstance(table, dict) or set(table) - {"mode"}:
-        raise ValueError('[tool.spawnlint.guard] must be a table with the one key `mode`')
+        raise ValueError("[tool.spawnlint.guard] must be a table with the one key `mode`")
     mode = table.get("mode", "deny")
     if mode not in ("deny", "rewrite"):
         raise ValueError(f'`guard.mode` must be "deny" or "rewrite", not {mode!r}')

@@ -144,6 +144,11 @@ def exclusion(patterns: Collection[str]) -> Callable[[str], bool]:
     return excluded
 
 
+def excluded_by(path: str, patterns: Collection[str]) -> str | None:
+    """The first of `patterns` that takes `path` out of the project (for saying so), else None."""
+    return next((p for p in patterns if path and exclusion((p,))(path)), None)
+
+
 def _anchored_match(path: str, parts: list[str], pattern: str) -> bool:
     if path == pattern or path.startswith(pattern + "/"):
         return True

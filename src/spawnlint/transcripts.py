@@ -19,6 +19,7 @@ from typing import IO, Any, TextIO
 
 from spawnlint.atomic import write_atomically
 from spawnlint.report.concise import printable
+from spawnlint.report.progress import wanted
 from spawnlint.report.safe import escape_controls
 
 SCHEMA_VERSION = 2  # of the JSON output; version 1 was a bare list of agents
@@ -1060,7 +1061,7 @@ def run(
     except ValueError as exc:
         err.write(f"spawnlint: --since {exc}\n")
         return 2
-    progress = TerminalProgress(err) if err.isatty() else None
+    progress = TerminalProgress(err) if wanted(err) else None
     result = scan(folder, progress, filters=filters)
     if progress is not None:
         progress.clear()
