@@ -270,3 +270,20 @@ def test_project_text_cannot_break_a_table_or_open_a_fence(project: Make, name: 
     assert "<img" not in prose and not re.search(r"(?<!\\)\]\(https://evil", prose), prose
     graph = out.split("```mermaid\n", 1)[1].split("```", 1)[0] if "```mermaid" in out else ""
     assert "<img" not in graph and all(line.count('"') % 2 == 0 for line in graph.splitlines())
+
+
+def test_a_team_unit_is_not_listed_as_missing_the_rule(project: Make) -> None:
+    """The audit agrees with SL201: a unit that builds a team on purpose needs no no-name rule."""
+    files: dict[str, str | bytes] = {
+        ".claude-plugin/plugin.json": '{"name": "shop"}',
+        "agents/critic.md": "---\nname: critic\ndescription: d\ntools: Read, SendMessage\n---\nWork.\n",
+        "commands/team.md": (
+            "# Team review\n\nCreate a team and spawn two teammates that report with SendMessage:\n\n"
+            '```\nAgent(subagent_type: "shop:critic", name: "c1", team_name: "review", '
+            'prompt: "Review it; send your findings to team-lead with SendMessage.")\n```\n'
+        ),
+    }
+    data = json.loads(run_cli("audit", str(project(files)), "--output-format", "json").out)
+    assert data["team_units"] == ["commands/team.md"]
+    assert data["spawning_without_rule"] == []
+    assert [u["status"] for u in data["units"]] == ["team unit (no rule needed)"]

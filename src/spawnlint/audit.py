@@ -30,6 +30,7 @@ GRAPH_PLUGIN_CAP = 12
 def audit_data(project: Project, diagnostics: Sequence[Diagnostic]) -> dict[str, Any]:
     spawning = sorted(u.id for u in project.units if u.is_spawning)
     carrying = sorted(u.id for u in project.units if u.carries_rule)
+    teams = {u.id for u in project.units if u.is_team}  # exempt from the no-name rule (SL201)
     lines = SourceLines(Path(project.root))
     return {
         "format": AUDIT_FORMAT,
@@ -41,7 +42,8 @@ def audit_data(project: Project, diagnostics: Sequence[Diagnostic]) -> dict[str,
         "units": [{**_unit(u), "plugin": plugin_of(project, u.id)} for u in project.units],
         "spawning_units": spawning,
         "rule_units": carrying,
-        "spawning_without_rule": [u for u in spawning if u not in carrying],
+        "team_units": sorted(teams),
+        "spawning_without_rule": [u for u in spawning if u not in carrying and u not in teams],
         "rule_without_spawning": [u for u in carrying if u not in spawning],
         "spawn_sites": [_spawn(s, project) for s in project.spawns],
         "findings": [{**as_dict(d, lines), "plugin": plugin_of(project, d.path)} for d in diagnostics],
@@ -134,6 +136,7 @@ def _unit(unit: Unit) -> dict[str, Any]:
         "kind": unit.kind,
         "main_file": unit.main_file,
         "spawning": unit.is_spawning,
+        "team": unit.is_team,
         "carries_rule": unit.carries_rule,
         "spawn_sites": len(unit.spawning_sites),
         "forked_sites": len(unit.spawns) - len(unit.spawning_sites),
@@ -143,8 +146,12 @@ def _unit(unit: Unit) -> dict[str, Any]:
 
 
 def _unit_status(unit: Unit) -> str:
+    if unit.is_team:
+        return "team unit (no rule needed)"
     if unit.is_spawning and unit.carries_rule:
         return "ok"
+    if unit.is_spawning and unit.partial_rules:
+        return "incomplete rule (SL203)"
     if unit.is_spawning:
         return "missing rule (SL201)"
     if unit.carries_rule:
