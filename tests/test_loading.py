@@ -258,3 +258,14 @@ def test_a_path_given_that_the_default_excludes_take_out_is_said(tmp_path: Path)
         "check", "--root", str(root), "--output-format", "json", str(root / "skills/build/SKILL.md")
     )
     assert "excluded" not in kept.err and {d["code"] for d in json.loads(kept.out)} == {"SL101", "SL201"}
+
+
+def test_a_standalone_skill_is_named_by_its_skill_file_in_messages(tmp_path: Path) -> None:
+    root = write_project(
+        tmp_path,
+        {
+            "SKILL.md": "---\nname: solo\ndescription: d\n---\n\n# Solo\n\nSpawn the `general-purpose` agent to review it.\n"
+        },
+    )
+    lines = run_cli("check", "--root", str(root)).lines
+    assert len(lines) == 1 and 'skill "SKILL.md" spawns agents' in lines[0]
