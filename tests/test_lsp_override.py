@@ -61,7 +61,10 @@ def test_an_override_with_a_focused_run(tmp_path: Path) -> None:
     engine.lint(root, Settings())
     broken = COMMAND.replace('subagent_type: "shop:critic"', 'subagent_type: "shop:nobody"')
     focused = engine.lint(
-        root, Settings(), focus=wanted(("commands/review.md",)), overrides={"commands/review.md": broken.encode()}
+        root,
+        Settings(),
+        focus=wanted(("commands/review.md",)),
+        overrides={"commands/review.md": broken.encode()},
     )
     assert ("commands/review.md", "SL301") in _codes(focused)
     assert ("commands/review.md", "SL301") not in _codes(engine.lint(root, Settings()))
