@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import sys
 from pathlib import Path
-from typing import Any
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -271,9 +272,16 @@ def _watchers() -> types.RegistrationParams:
     return types.RegistrationParams(registrations=[registration])
 
 
-def serve(**_: Any) -> int:
+def serve() -> int:
     """Run the server on standard input and output until the client says exit."""
     import spawnlint.parse.python  # noqa: F401 - libcst, imported once: the forked Python parsers share it
 
-    build_server().start_io()
+    # The protocol gets its own handles on the two streams. A forked parser child closes
+    # sys.stdin as it starts (multiprocessing does), and would wait forever for the lock that
+    # the thread reading the protocol holds on it; and a stray print must not corrupt the stream.
+    protocol_in = os.fdopen(os.dup(sys.stdin.fileno()), "rb")
+    protocol_out = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    sys.stdin = open(os.devnull)  # noqa: SIM115 - stands in for the process's life
+    sys.stdout = sys.stderr
+    build_server().start_io(protocol_in, protocol_out)
     return 0
