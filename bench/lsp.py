@@ -118,12 +118,16 @@ async def run(keys: int, session: int) -> None:
             await bench.keystroke(path, "y" if n % 2 else "x")
             if (n + 1) % max(1, session // 4) == 0:
                 rss.append(bench.rss_mib())
-        print(f"server memory over {session} more keystrokes: " + " -> ".join(f"{r:.0f}" for r in rss) + " MiB")
+        print(
+            f"server memory over {session} more keystrokes: " + " -> ".join(f"{r:.0f}" for r in rss) + " MiB"
+        )
         await bench.stop()
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--keys", type=int, default=30, help="keystrokes timed in each file")
     parser.add_argument("--session", type=int, default=600, help="keystrokes of the long session")
     args = parser.parse_args()
