@@ -92,7 +92,8 @@ class Bench:
 def _ms(times: list[float]) -> str:
     ordered = sorted(times)
     p90 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.9))]
-    return f"median {statistics.median(times) * 1000:.0f} ms, p90 {p90 * 1000:.0f} ms, max {ordered[-1] * 1000:.0f} ms"
+    median = statistics.median(times)
+    return f"median {median * 1000:.0f} ms, p90 {p90 * 1000:.0f} ms, max {ordered[-1] * 1000:.0f} ms"
 
 
 async def run(keys: int, session: int) -> None:
