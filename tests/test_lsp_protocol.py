@@ -116,6 +116,7 @@ def _plugin(root: Path) -> Path:
             ".claude-plugin/plugin.json": '{"name": "shop"}',
             "commands/review.md": COMMAND,
             "agents/critic.md": MUTE,
+            "hooks/run.py": "print('hello')\n",
         },
     )
 
@@ -190,6 +191,13 @@ def test_diagnostics_follow_the_unsaved_agent_to_the_command_that_spawns_it(tmp_
             hover = await _timed(ed.client.text_document_hover_async(params))
             assert hover is not None and isinstance(hover.contents, types.MarkupContent)
             assert "can report: **no**, its tools (Read, Grep) lack SendMessage" in hover.contents.value
+
+            # a Python file's unsaved spawn is parsed too (in a forked child, as on the command line)
+            ed.open("hooks/run.py", "print('hello')\n")
+            await ed.until("hooks/run.py", lambda ds: ds == [])
+            ed.change("hooks/run.py", 'Agent(subagent_type="shop:nobody", prompt="go")\n')
+            found = await ed.until("hooks/run.py", lambda ds: _codes(ds) == ["SL301"])
+            assert found[0].severity == types.DiagnosticSeverity.Warning
 
     asyncio.run(session())
 

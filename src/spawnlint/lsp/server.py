@@ -238,7 +238,8 @@ def build_server() -> SpawnlintServer:
     )
     def code_action(ls: SpawnlintServer, params: types.CodeActionParams) -> list[types.CodeAction]:
         found = ls.document(params.text_document.uri)
-        if found is None:
+        only = params.context.only
+        if found is None or (only and not any(types.CodeActionKind.QuickFix.startswith(k) for k in only)):
             return []
         state, rel = found
         first, last = params.range.start.line + 1, params.range.end.line + 1
