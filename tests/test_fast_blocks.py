@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -21,7 +22,8 @@ sys.path.insert(0, str(REPO / "bench"))
 from generate import generate  # noqa: E402
 
 # Real public plugin repositories, on the machines that hold them (never committed).
-REAL_TREES = [Path("/work/realrepos"), Path("/tmp/held")]
+# Local snapshots of public plugin repositories, when a developer points at them (never in CI)
+REAL_TREES = [Path(p) for p in os.environ.get("SPAWNLINT_REAL_TREES", "").split(os.pathsep) if p]
 
 
 def body_lines(path: Path) -> list[str]:

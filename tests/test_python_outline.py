@@ -4,6 +4,7 @@ the repository, on hand-written traps, and on generated modules."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,8 @@ from spawnlint.parse.python_outline import needs_cst
 
 CALLABLES = ("Agent", "Task")
 # Public plugin repositories, where a machine has them (not in CI): see test_fast_blocks.py.
-REAL_TREES = [Path("/work/realrepos"), Path("/tmp/held")]
+# Local snapshots of public plugin repositories, when a developer points at them (never in CI)
+REAL_TREES = [Path(p) for p in os.environ.get("SPAWNLINT_REAL_TREES", "").split(os.pathsep) if p]
 PYTHON_FILES = sorted(
     p for folder in ("src", "tests", "bench") for p in (REPO / folder).rglob("*.py") if ".venv" not in p.parts
 )

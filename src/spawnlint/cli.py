@@ -21,7 +21,7 @@ from spawnlint.report import FORMATS
 from spawnlint.report.colour import colourise, without_summary
 from spawnlint.report.concise import printable
 from spawnlint.report.safe import display_lines, escape_controls, log_text
-from spawnlint.rules import BY_CODE, CODES, RULES
+from spawnlint.rules import BY_CODE, CODES, OPT_IN, RULES
 from spawnlint.source_lines import SourceLines
 from spawnlint.suppress import Filters, apply, baseline_json, load_baseline, narrow
 
@@ -206,6 +206,13 @@ def _transcripts(args: argparse.Namespace) -> int:
     return 0
 
 
+def _with_opt_in(settings: Settings, filters: Filters) -> Settings:
+    """Opt-in rules named on the command line run too (the engine runs those the settings select)."""
+    chosen = filters.select + filters.extend_select
+    named = [c for c in chosen if c in OPT_IN and c not in settings.extend_select]
+    return replace(settings, extend_select=settings.extend_select + tuple(named)) if named else settings
+
+
 def _check(args: argparse.Namespace) -> int:
     root = _project_root(args.root, Path.cwd())
     if root is None:
@@ -238,6 +245,7 @@ def _check(args: argparse.Namespace) -> int:
         paths=paths,
         baseline=baseline,
     )
+    settings = _with_opt_in(settings, filters)
     lines = SourceLines(root)
     if args.diff:
         return _diff(root, settings, filters, args.unsafe_fixes, not args.no_cache)

@@ -23,6 +23,23 @@ class NoNameRule:
 
 
 @dataclass(frozen=True)
+class ResultContract:
+    """SL104: the words that name a result's slot for what went wrong (any one of them will do)."""
+
+    failure_fields: tuple[str, ...] = (
+        "blockers",
+        "blocked",
+        "failures",
+        "failed",
+        "errors",
+        "problems",
+        "unresolved",
+        "open questions",
+        "any issues",
+    )
+
+
+@dataclass(frozen=True)
 class ConfiguredAgent:
     """An agent defined outside the project (`[tool.spawnlint.agents]`): an exact id or a glob."""
 
@@ -44,6 +61,7 @@ class Settings:
     agents: tuple[ConfiguredAgent, ...] = ()
     max_file_bytes: int = 2 * 1024 * 1024
     no_name_rule: NoNameRule = NoNameRule()
+    result_contract: ResultContract = ResultContract()
     spawn_callables: tuple[str, ...] = ("Agent", "Task")
     source: str | None = None  # the configuration file read, None for the defaults
 
@@ -62,6 +80,7 @@ _KEYS = {
     "agents",
     "max-file-size",
     "no-name-rule",
+    "result-contract",
     "python",
 }
 _CONFIG_FILES = (".spawnlint.toml", "pyproject.toml")
@@ -178,6 +197,7 @@ def _settings(table: dict[str, Any], source: str, known: tuple[str, ...]) -> Set
         agents=_agents(table.get("agents", {})),
         max_file_bytes=max_size,
         no_name_rule=_no_name_rule(table.get("no-name-rule", {})),
+        result_contract=_result_contract(table.get("result-contract", {})),
         spawn_callables=_strings(python, "spawn-callables", ("Agent", "Task")),
         source=source,
     )
@@ -253,6 +273,20 @@ def _no_name_rule(table: Any) -> NoNameRule:
     return NoNameRule(require, pattern, scope, lines)
 
 
+def _result_contract(table: Any) -> ResultContract:
+    if not isinstance(table, dict):
+        raise TypeError("[tool.spawnlint.result-contract] must be a table")
+    unknown = sorted(set(table) - {"failure-fields"})
+    if unknown:
+        raise ValueError(f"unknown result-contract key(s) {', '.join(unknown)}")
+    if "failure-fields" not in table:
+        return ResultContract()
+    fields = tuple(f.strip().lower() for f in _strings(table, "failure-fields") if f.strip())
+    if not fields:
+        raise ValueError("`result-contract.failure-fields` must name at least one field")
+    return ResultContract(fields)
+
+
 def show(settings: Settings) -> str:
     """The resolved settings, for --show-settings: which file was used and every value."""
     rule = settings.no_name_rule
@@ -273,6 +307,7 @@ def show(settings: Settings) -> str:
         f"no-name-rule.require-mechanism = {str(rule.require_mechanism).lower()}",
         f"no-name-rule.pattern = {rule.pattern!r}",
         f"no-name-rule.scope = {scope!r}",
+        f"result-contract.failure-fields = {list(settings.result_contract.failure_fields)}",
     ]
     return "\n".join(rows) + "\n"
 

@@ -334,7 +334,10 @@ def _unreadable(source: SourceFile, why: str) -> ParsedFile:
 
 def run_rules(project: Project, settings: Settings) -> tuple[Diagnostic, ...]:
     found: set[Diagnostic] = set()
+    chosen = {c.upper() for c in settings.select + settings.extend_select}
     for rule in RULES:
+        if rule.opt_in and rule.code not in chosen:
+            continue  # an opt-in rule runs only when its own code is selected
         if rule.stage == "project":
             found.update(stamp(rule, rule.check_project(project), settings.severity))
     return tuple(sorted(found))

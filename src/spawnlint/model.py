@@ -131,6 +131,7 @@ class SpawnSite:
     # and whether text sits right above that line, with no blank line between
     block_line: int = 0
     block_joined: bool = False
+    prompt_at: tuple[int, int] = (0, 0)  # (line, column) of the prompt parameter; (0, 0): unknown
 
     @property
     def is_fork(self) -> bool:
@@ -223,6 +224,8 @@ class ParsedFile:
     sections: tuple[Section, ...] = ()
     suppressions: Suppressions = Suppressions()
     problems: tuple[Problem, ...] = ()
+    # (line, column) of body sentences that read a teammate's idle state as its result (SL105)
+    idle_claims: tuple[tuple[int, int], ...] = ()
 
     @property
     def editable(self) -> bool:
@@ -318,6 +321,8 @@ class Project:
     # matcher accepts it; and the rule's scope ("unit", "section", "lines") with its N
     rule_insertions: Mapping[str, str] = field(default_factory=dict)
     rule_scope: tuple[str, int] = ("unit", 0)
+    # SL104: the words that name a result's slot for what went wrong
+    failure_fields: tuple[str, ...] = ()
 
 
 def section_of(sections: tuple[Section, ...], line: int) -> Section | None:

@@ -103,6 +103,7 @@ def build_project(
         problems=tuple(problems),
         rule_insertions=_rule_insertions(settings),
         rule_scope=(settings.no_name_rule.scope, settings.no_name_rule.lines),
+        failure_fields=settings.result_contract.failure_fields,
     )
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from spawnlint.focus import in_paths
 from spawnlint.model import Diagnostic, Project, SuppressionComment
-from spawnlint.rules import BY_CODE, stamp
+from spawnlint.rules import BY_CODE, OPT_IN, stamp
 from spawnlint.source_lines import SourceLines
 
 BaselineKey = tuple[str, str, str]  # path, code, fingerprint of the offending line
@@ -58,10 +58,12 @@ def suppressed(
 def narrow(kept: Iterable[Diagnostic], filters: Filters, lines: SourceLines) -> list[Diagnostic]:
     """The run's own choices: select/ignore, per-file ignores, PATHS and the baseline."""
     select = filters.select + filters.extend_select if filters.select else ()
+    opted = {c.upper() for c in filters.select + filters.extend_select} & OPT_IN
     out = [
         d
         for d in kept
-        if selected(d.code, select, filters.ignore)
+        if (d.code not in OPT_IN or d.code in opted)
+        and selected(d.code, select, filters.ignore)
         and not _per_file_ignored(d, filters.per_file_ignores)
         and (filters.paths is None or _in_paths(d, filters.paths))
     ]

@@ -20,6 +20,7 @@ from spawnlint.model import (
     UnitFrontmatter,
 )
 from spawnlint.parse.frontmatter import Frontmatter, parse_tool_list, split_frontmatter
+from spawnlint.parse.idle import idle_claims
 from spawnlint.parse.prefilter import could_yield
 from spawnlint.parse.send_message import mentions_send_message_tool, report_lines
 from spawnlint.parse.spawn_syntax import as_written, classify, split_lines
@@ -103,7 +104,12 @@ def parse_text(path: str, text: str, kind: FileKind, all_sentences: bool = True)
         if "spawnlint" in text
         else NO_SUPPRESSIONS,
         problems=tuple(problems),
+        idle_claims=idle_claims(lines, body_start) if kind in _BODIES_THAT_INSTRUCT else (),
     )
+
+
+# SL105 reads the bodies that instruct a model: commands, skill files and agents
+_BODIES_THAT_INSTRUCT = frozenset({FileKind.AGENT, FileKind.COMMAND, FileKind.SKILL})
 
 
 def parse_agent_definition(path: str, text: str) -> ParsedFile:

@@ -340,7 +340,10 @@ def _kv_run(lines: list[str], at: int, lo: int, hi: int, claimed: set[int]) -> t
         seen.add(key)
         start -= 1
     end = at + 1
-    while end < hi and end not in claimed and lines[end].strip():
+    while end < hi and end not in claimed and (lines[end].strip() or _continues(lines, end, hi, indent)):
+        if not lines[end].strip():
+            end += 1
+            continue
         key = key_at(end)
         deeper = len(lines[end]) - len(lines[end].lstrip()) > indent
         if key is None and not deeper:
@@ -351,6 +354,12 @@ def _kv_run(lines: list[str], at: int, lo: int, hi: int, claimed: set[int]) -> t
             seen.add(key)
         end += 1
     return start, end
+
+
+def _continues(lines: list[str], blank: int, hi: int, indent: int) -> bool:
+    """A blank line inside a value indented under its key (a `prompt: |` block with paragraphs)."""
+    nxt = next((j for j in range(blank + 1, hi) if lines[j].strip()), None)
+    return nxt is not None and len(lines[nxt]) - len(lines[nxt].lstrip()) > indent
 
 
 def _block_site(
@@ -667,6 +676,7 @@ def to_site(
         prompt=prompt.value if prompt else None,
         confidence=raw.confidence,
         told_to_report=told[section] or mentions_send_message_tool(prompt.value if prompt else ""),
+        prompt_at=(prompt.line + 1, prompt.column) if prompt else (0, 0),
     )
 
 

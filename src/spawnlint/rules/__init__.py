@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from spawnlint.model import Diagnostic, Finding, Project, Severity
-from spawnlint.rules import files, no_name, return_channel, suppressions, targets
+from spawnlint.rules import contracts, files, no_name, return_channel, suppressions, targets
 
 Check = Callable[[Project], Iterable[Finding]]
 
@@ -20,6 +20,8 @@ class Rule:
     check: Callable[..., Iterable[Finding]]
     summary: str
     stage: str = "project"  # "filter": runs after suppression, on what the other rules found
+    # off unless its own code is selected (`extend-select = ["SL104"]`); a prefix does not select it
+    opt_in: bool = False
 
     def check_project(self, project: Project) -> Iterable[Finding]:
         assert self.stage == "project", self.code
@@ -78,6 +80,22 @@ RULES: tuple[Rule, ...] = (
         "an agent is told to report with SendMessage, but its tools remove it",
     ),
     Rule(
+        "SL104",
+        "result-contract",
+        Severity.WARNING,
+        contracts.result_contract,
+        "a spawn prompt asks for no structured result, or for one without a slot for what went wrong",
+        opt_in=True,
+    ),
+    Rule(
+        "SL105",
+        "idle-is-not-done",
+        Severity.WARNING,
+        contracts.idle_is_not_done,
+        "a unit or agent body reads a teammate's idle state, or its turn's end, as its result",
+        opt_in=True,
+    ),
+    Rule(
         "SL201",
         "missing-no-name-rule",
         Severity.ERROR,
@@ -116,6 +134,7 @@ RULES: tuple[Rule, ...] = (
 )
 
 BY_CODE = {rule.code: rule for rule in RULES}
+OPT_IN = frozenset(rule.code for rule in RULES if rule.opt_in)
 CODES = tuple(BY_CODE)
 
 
