@@ -1,11 +1,13 @@
 """The language server's re-lint after a keystroke: generate a 1,000-file plugin, start
 `spawnlint lsp` over stdio, open a command, an agent and a Python hook, and time each change
 (one character typed) until its diagnostics are published, with the debounce set to 0 (the
-editor's pause in typing comes on top: 150 ms by default). Then type on for a long session and
-print the server's resident memory as it goes. Needs the `lsp` extra (pygls).
+pause in typing the server waits for comes on top: 50 ms by default; --debounce 50 counts
+it). Then type on for a long session and print the server's resident memory as it goes.
+Needs the `lsp` extra (pygls).
 
     python bench/lsp.py                 # 1,000 files, 30 keystrokes a file, 600 in the long session
     python bench/lsp.py --keys 10 --session 200
+    python bench/lsp.py --debounce 50       # as an editor sees it, the server's pause included
 """
 
 from __future__ import annotations
@@ -39,13 +41,13 @@ class Bench:
             if event is not None and params.version == self.versions.get(params.uri):
                 event.set()
 
-    async def start(self, root: Path) -> None:
+    async def start(self, root: Path, debounce_ms: float) -> None:
         await self.client.start_io(sys.executable, "-m", "spawnlint", "lsp")
         folder = types.WorkspaceFolder(root.as_uri(), root.name)
         params = types.InitializeParams(
             capabilities=types.ClientCapabilities(),
             workspace_folders=[folder],
-            initialization_options={"debounceMs": 0},
+            initialization_options={"debounceMs": debounce_ms},
         )
         await self.client.initialize_async(params)
         self.client.initialized(types.InitializedParams())
@@ -96,14 +98,15 @@ def _ms(times: list[float]) -> str:
     return f"median {median * 1000:.0f} ms, p90 {p90 * 1000:.0f} ms, max {ordered[-1] * 1000:.0f} ms"
 
 
-async def run(keys: int, session: int) -> None:
+async def run(keys: int, session: int, debounce_ms: float) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "plugin"
         files = generate(root, 1, commands=966, agents=10)
         base = root / "plugins" / "p0"
         print(f"{files} files linted (one plugin: {len(list((base / 'commands').iterdir()))} commands)")
         bench = Bench()
-        await bench.start(root)
+        await bench.start(root, debounce_ms)
+        print(f"debounce {debounce_ms:.0f} ms (counted in the times below)")
         targets = [
             ("a spawning command", base / "commands" / "step-3.md"),
             ("an agent (every spawn of it is re-checked)", base / "agents" / "critic-0.md"),
@@ -131,9 +134,10 @@ def main() -> None:
     )
     parser.add_argument("--keys", type=int, default=30, help="keystrokes timed in each file")
     parser.add_argument("--session", type=int, default=600, help="keystrokes of the long session")
+    parser.add_argument("--debounce", type=float, default=0, help="the server's pause before a lint, ms")
     args = parser.parse_args()
     os.environ.setdefault("SPAWNLINT_CACHE_DIR", tempfile.mkdtemp(prefix="spawnlint-bench-lsp-"))
-    asyncio.run(run(args.keys, args.session))
+    asyncio.run(run(args.keys, args.session, args.debounce))
 
 
 if __name__ == "__main__":

@@ -22,10 +22,11 @@ def lint_buffers(
     buffers: Mapping[str, bytes],
     use_cache: bool = True,
     focus: Wanted | None = None,
+    listing: Listing | None = None,
 ) -> Result:
     """The project and its findings with each buffer (a path relative to the root -> bytes) in
-    place of its file."""
-    listing = with_paths(list_files(root), buffers)
+    place of its file; `listing`, when given, is the disk's files as listed a moment ago."""
+    listing = with_paths(listing or list_files(root), buffers)
     return lint(root, settings, use_cache, listing, focus, overrides=buffers)
 
 

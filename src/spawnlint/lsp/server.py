@@ -28,7 +28,7 @@ from spawnlint.lsp.convert import (
 from spawnlint.lsp.state import CONFIG_FILES, ProjectState
 
 # A pause in typing this long starts a lint; a lint of 1,000 files takes ~50 ms (bench/lsp.py).
-DEBOUNCE_SECONDS = 0.15
+DEBOUNCE_SECONDS = 0.05
 WATCHED = ("**/*.md", "**/*.py", "**/*.json", "**/pyproject.toml", "**/.spawnlint.toml")
 
 log = logging.getLogger(__name__)
@@ -42,7 +42,7 @@ class SpawnlintServer(LanguageServer):
         self.states: dict[Path, ProjectState] = {}
         self.folders: list[Path] = []
         self.debounce = DEBOUNCE_SECONDS
-        self.pending: dict[Path, asyncio.TimerHandle] = {}
+        self.pending: dict[Path, tuple[asyncio.TimerHandle, tuple[str, ...], bool]] = {}
         self.config_shown: set[Path] = set()  # roots whose config error is published
 
     # projects -------------------------------------------------------------------------------
@@ -73,13 +73,13 @@ class SpawnlintServer(LanguageServer):
 
     # linting --------------------------------------------------------------------------------
 
-    def lint_now(self, state: ProjectState, always: tuple[str, ...] = ()) -> None:
+    def lint_now(self, state: ProjectState, always: tuple[str, ...] = (), typing: bool = False) -> None:
         """Lint the project and publish the files whose findings changed (and `always`)."""
-        handle = self.pending.pop(state.root, None)
-        if handle is not None:
-            handle.cancel()
+        pending = self.pending.pop(state.root, None)
+        if pending is not None:
+            pending[0].cancel()
         try:
-            changed = state.lint()
+            changed = state.lint(typing)
         except Exception as exc:  # noqa: BLE001 - a fault of ours must not take the editor's server down
             log.exception("lint failed")
             self.window_log_message(
@@ -89,12 +89,17 @@ class SpawnlintServer(LanguageServer):
         self._publish_config(state)
         self.publish(state, changed | set(always))
 
-    def lint_later(self, state: ProjectState, always: tuple[str, ...] = ()) -> None:
-        handle = self.pending.pop(state.root, None)
-        if handle is not None:
-            handle.cancel()
+    def lint_later(self, state: ProjectState, always: tuple[str, ...] = (), typing: bool = False) -> None:
+        """Lint after a pause; an event in the meantime joins this one (it stays a keystroke's
+        lint only while nothing but typing happened)."""
+        pending = self.pending.pop(state.root, None)
+        if pending is not None:
+            pending[0].cancel()
+            always = tuple(sorted({*pending[1], *always}))
+            typing = typing and pending[2]
         loop = asyncio.get_running_loop()
-        self.pending[state.root] = loop.call_later(self.debounce, self.lint_now, state, always)
+        handle = loop.call_later(self.debounce, self.lint_now, state, always, typing)
+        self.pending[state.root] = (handle, always, typing)
 
     def publish(self, state: ProjectState, paths: set[str]) -> None:
         texts = Texts(state.text)
@@ -197,7 +202,7 @@ def build_server() -> SpawnlintServer:
             return
         state, rel = found
         state.buffers[rel] = ls.workspace.get_text_document(params.text_document.uri).source
-        ls.lint_later(state, (rel,))
+        ls.lint_later(state, (rel,), typing=True)
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: SpawnlintServer, params: types.DidSaveTextDocumentParams) -> None:
