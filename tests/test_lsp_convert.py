@@ -6,8 +6,11 @@ from __future__ import annotations
 import pytest
 from pygls.workspace.position_codec import PositionCodec
 
-from spawnlint.lsp.convert import Texts, line_range, position, suppression
-from spawnlint.model import Diagnostic, Severity
+from spawnlint.lsp.convert import Texts, line_range, position
+from spawnlint.lsp.suppressing import file_wide, here
+from spawnlint.model import Diagnostic, FileKind, Severity
+
+CALLABLES = ("Agent", "Task")
 
 
 def _d(path: str, line: int, code: str = "SL101") -> Diagnostic:
@@ -56,14 +59,40 @@ MARKDOWN = [
     ],
 )
 def test_where_a_markdown_suppression_goes(line: int, expected: tuple[int, int, str] | None) -> None:
-    assert suppression(_d("agents/critic.md", line), MARKDOWN, "agent") == expected
+    assert here(_d("agents/critic.md", line), MARKDOWN, FileKind.AGENT, CALLABLES) == expected
+
+
+BULLETS = [
+    "# Review",
+    "",
+    "Use the Agent tool to spawn a teammate:",
+    "- `name`: `critic-1`",
+    "- `subagent_type`: `shop:critic`",
+    "- `prompt`: Review the plan.",
+]
+
+
+def test_a_comment_that_would_split_the_spawn_it_silences_is_not_offered_there() -> None:
+    # a comment line between the bullets would end the list, and with it the spawn: the comment
+    # goes at the end of the line instead, which leaves the bullets as they were
+    found = here(_d("commands/review.md", 4, "SL102"), BULLETS, FileKind.COMMAND, CALLABLES)
+    assert found == (4, 21, " <!-- spawnlint: ignore[SL102] -->")
+
+
+def test_the_file_wide_suppression_goes_after_everything() -> None:
+    found = file_wide(_d("commands/review.md", 4, "SL102"), BULLETS, FileKind.COMMAND, CALLABLES)
+    assert found == (6, 29, "\n\n<!-- spawnlint: ignore-file[SL102] -->\n")
+    assert file_wide(_d("commands/review.md", 4, "SL900"), BULLETS, FileKind.COMMAND, CALLABLES) is None
 
 
 def test_python_suppressions_go_on_their_own_line_above_and_sl900_gets_none() -> None:
-    lines = ["def main():", "    Agent(name='x')"]
-    assert suppression(_d("hooks/run.py", 2), lines, "python") == (2, 1, "    # spawnlint: ignore[SL101]\n")
-    assert suppression(_d("commands/a.md", 1, "SL900"), ["x"], "command") is None
-    assert suppression(_d(".claude-plugin/plugin.json", 1), ["{}"], None) is None
+    lines = ["def main():", "    Agent(subagent_type='x', name='y', prompt='z')", ""]
+    assert here(_d("hooks/run.py", 2), lines, FileKind.PYTHON, CALLABLES) == (
+        2,
+        1,
+        "    # spawnlint: ignore[SL101]\n",
+    )
+    assert here(_d("commands/a.md", 1, "SL900"), ["x"], FileKind.COMMAND, CALLABLES) is None
 
 
 def test_texts_keep_each_files_line_ending() -> None:

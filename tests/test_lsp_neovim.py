@@ -100,6 +100,7 @@ def test_neovim_shows_the_findings_and_follows_an_unsaved_agent(tmp_path: Path) 
     assert result["actions"] == [
         "Fix SL102 (named-spawn-no-report) (unsafe)",
         "Suppress SL102 here (inline comment)",
+        "Suppress SL102 in this file",
     ]
     assert "`shop:critic` in `agents/critic.md`" in result["hover"]
     assert "can report: yes" in result["hover"]

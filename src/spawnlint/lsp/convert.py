@@ -5,16 +5,16 @@ model has them; the position codec turns them into the client's units."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from lsprotocol import types
 from pygls.workspace.position_codec import PositionCodec
 
 from spawnlint.fix import _blocked, fixable
+from spawnlint.lsp import suppressing
 from spawnlint.model import Agent, Diagnostic, Edit, Fix, Project, Severity, Spawn
 from spawnlint.pages import pages_dir
-from spawnlint.parse.frontmatter import split_frontmatter
 from spawnlint.rules import BY_CODE
 from spawnlint.rules.return_channel import why_mute
 
@@ -25,7 +25,6 @@ _SEVERITY = {
     Severity.INFO: types.DiagnosticSeverity.Information,
 }
 _NEWLINE = re.compile(r"\r\n|\r|\n")
-_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 
 
 class Texts:
@@ -124,6 +123,7 @@ def code_actions(
     root: Path,
     texts: Texts,
     codec: PositionCodec,
+    callables: Sequence[str] = ("Agent", "Task"),
 ) -> list[types.CodeAction]:
     """For each finding: its fix as `--fix` makes it (an unsafe one titled so, never preferred),
     and an inline suppression where the file can hold one."""
@@ -143,20 +143,25 @@ def code_actions(
                     is_preferred=fix.safe,
                 )
             )
-        kind = project.files[d.path].kind.value if project is not None and d.path in project.files else None
-        insertion = suppression(d, texts.lines(d.path), kind)
-        if insertion is not None:
+        kind = project.files[d.path].kind if project is not None and d.path in project.files else None
+        if kind is None:
+            continue
+        lines = texts.lines(d.path)
+        for title, insertion in (
+            (f"Suppress {d.code} here (inline comment)", suppressing.here(d, lines, kind, callables)),
+            (f"Suppress {d.code} in this file", suppressing.file_wide(d, lines, kind, callables)),
+        ):
+            if insertion is None:
+                continue
             line, column, text = insertion
-            text = text.replace("\n", texts.eol(d.path))
-            where = position(texts.lines(d.path), line, column, codec)
+            where = position(lines, line, column, codec)
+            change = types.TextEdit(types.Range(where, where), text.replace("\n", texts.eol(d.path)))
             actions.append(
                 types.CodeAction(
-                    title=f"Suppress {d.code} here (inline comment)",
+                    title=title,
                     kind=types.CodeActionKind.QuickFix,
                     diagnostics=[lsp],
-                    edit=types.WorkspaceEdit(
-                        changes={uri_of(root, d.path): [types.TextEdit(types.Range(where, where), text)]}
-                    ),
+                    edit=types.WorkspaceEdit(changes={uri_of(root, d.path): [change]}),
                 )
             )
     return actions
@@ -187,47 +192,6 @@ def _old_text(lines: list[str], edit: Edit) -> str | None:
         return first[edit.column - 1 : edit.end_column - 1]
     middle = lines[edit.line : edit.end_line - 1]
     return "\n".join([first[edit.column - 1 :], *middle, last[: edit.end_column - 1]])
-
-
-def suppression(d: Diagnostic, lines: list[str], kind: str | None) -> tuple[int, int, str] | None:
-    """Where and what to insert to silence this finding inline: (line, column, text). Markdown:
-    a `#` comment at the end of a frontmatter line, else an HTML comment on its own line above
-    the finding (above the code fence that holds it: the comment then covers the whole fence);
-    Python: a `#` comment line above. None where no comment can go (SL900 is silenced by
-    removing the comment it reports; JSON has no comments)."""
-    if d.code == "SL900" or not lines or not 1 <= d.line <= len(lines):
-        return None
-    marker = f"spawnlint: ignore[{d.code}]"
-    if d.path.endswith(".py"):
-        return _above(lines, d.line, f"# {marker}")
-    if kind is None and not d.path.endswith(".md"):
-        return None
-    _, body_start = split_frontmatter(lines)
-    if d.line <= body_start:
-        text = lines[d.line - 1]
-        if text.rstrip() == "---":
-            return None  # a comment here would break the frontmatter's fence
-        return d.line, len(text) + 1, f" # {marker}"
-    return _above(lines, _fence_start(lines, body_start, d.line), f"<!-- {marker} -->")
-
-
-def _above(lines: list[str], line: int, comment: str) -> tuple[int, int, str]:
-    indent = re.match(r"[ \t]*", lines[line - 1])
-    return line, 1, f"{indent.group(0) if indent else ''}{comment}\n"
-
-
-def _fence_start(lines: list[str], body_start: int, line: int) -> int:
-    """The line of the fence opening the code block that holds `line`, or `line` itself."""
-    opened: tuple[int, str] | None = None
-    for number in range(body_start + 1, line + 1):
-        m = _FENCE.match(lines[number - 1])
-        if opened is None and m:
-            opened = (number, m.group(1))
-        elif opened is not None and m and m.group(1).startswith(opened[1][0] * len(opened[1])):
-            if number == line:
-                return opened[0]  # the closing fence is part of the block
-            opened = None
-    return opened[0] if opened is not None else line
 
 
 def spawn_at(project: Project, path: str, line: int) -> Spawn | None:

@@ -250,7 +250,8 @@ def build_server() -> SpawnlintServer:
         first, last = params.range.start.line + 1, params.range.end.line + 1
         wanted = [d for d in state.findings.get(rel, ()) if first <= d.line <= last]
         project = state.result.project if state.result is not None else None
-        return code_actions(wanted, project, state.root, Texts(state.text), ls.workspace.position_codec)
+        codec, callables = ls.workspace.position_codec, state.settings.spawn_callables
+        return code_actions(wanted, project, state.root, Texts(state.text), codec, callables)
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     def hover(ls: SpawnlintServer, params: types.HoverParams) -> types.Hover | None:
