@@ -103,5 +103,5 @@ def test_neovim_shows_the_findings_and_follows_an_unsaved_agent(tmp_path: Path) 
         "Suppress SL102 in this file",
     ]
     assert "`shop:critic` in `agents/critic.md`" in result["hover"]
-    assert "can report: yes" in result["hover"]
+    assert "nothing tells it to" in result["hover"]  # the SL102 the command shows
     assert result["saved"] == MUTE.rstrip("\n")  # the buffer was never written

@@ -180,7 +180,7 @@ def test_diagnostics_follow_the_unsaved_agent_to_the_command_that_spawns_it(tmp_
             text = hover.contents.value
             assert "`shop:critic` in `agents/critic.md`" in text
             assert "tools: Read, Grep, SendMessage" in text
-            assert "can report: yes" in text
+            assert "can report: it has SendMessage, but **nothing tells it to**" in text  # SL102
 
             # the unsaved change is taken back: the finding on the command is back too
             ed.change("agents/critic.md", MUTE)

@@ -216,8 +216,8 @@ def hover_text(spawn: Spawn) -> str:
     """What a plugin author wants to know of a spawn: what it resolves to, with which tools,
     whether its answer can come back, and why."""
     site = spawn.site
-    tool = site.tool or "spawn"
-    out = [f"**spawnlint: {tool} spawn** (form {site.form}, {site.confidence} confidence)", ""]
+    tool = f"{site.tool} spawn" if site.tool else "spawn"
+    out = [f"**spawnlint: {tool}** (form {site.form}, {site.confidence} confidence)", ""]
     wanted = site.subagent_type.value if site.subagent_type is not None else None
     status = spawn.target.status
     out.append(f"- subagent_type: `{wanted}` ({status})" if wanted else f"- no subagent_type ({status})")
@@ -231,11 +231,17 @@ def hover_text(spawn: Spawn) -> str:
         )
         if spawn.target.agents:
             mute = [a for a in spawn.target.agents if not a.can_report]
-            if not mute:
-                told = " and its prompt or section says to use it" if site.told_to_report else ""
-                out.append(f"- can report: yes, it has SendMessage{told}")
-            else:
+            if mute:
                 out.append(f"- can report: **no**, {why_mute(mute[0])}")
+            elif site.told_to_report:
+                out.append("- can report: yes, it has SendMessage and its prompt or section says to use it")
+            elif any(a.mentions_send_message for a in spawn.target.agents):
+                out.append("- can report: yes, it has SendMessage and its definition says to use it")
+            else:
+                out.append(
+                    "- can report: it has SendMessage, but **nothing tells it to** use it (neither the"
+                    " prompt, its section nor the agent's definition), so its answer is likely lost"
+                )
         else:
             out.append("- can report: unknown (the agent is not resolved)")
     elif site.is_fork:
