@@ -46,7 +46,9 @@ class Run:
     @property
     def lines(self) -> list[str]:
         return [
-            line for line in self.out.splitlines() if line and not line.startswith(("Found ", "No findings"))
+            line
+            for line in self.out.splitlines()
+            if line and not line.startswith(("Found ", "No findings", "[*] "))
         ]
 
 

@@ -116,7 +116,7 @@ def test_markdown_sets_spelled_out_and_graph_names_agents() -> None:
     assert f"{node['commands/scan.md']} -. named .-> {node['shop:critic 🔇']}" in graph
     assert f"{node['commands/review.md']} --> {node['shop:critic 🔇']}" in graph
     assert 'subgraph g1["shop"]' in graph and 'subgraph g0["built-in"]' in graph
-    assert "### SL201 missing-no-name-rule (2 findings)" in out
+    assert "| `SL201` | missing-no-name-rule | 2 | 0 |" in out
 
 
 def test_output_file_gets_the_same_report(tmp_path: Path) -> None:
@@ -150,20 +150,62 @@ def _marketplace(root: Path, plugins: int, commands: int) -> Path:
     return write_project(root, files)
 
 
-def test_big_marketplace_graph_is_capped_grouped_and_keeps_what_matters(tmp_path: Path) -> None:
-    root = _marketplace(tmp_path / "m", plugins=4, commands=40)
+def _graphs(out: str) -> list[str]:
+    return [part.split("```", 1)[0] for part in out.split("```mermaid\n")[1:]]
+
+
+def _edges(graph: str) -> list[str]:
+    return [line for line in graph.splitlines() if "-->" in line or ".->" in line]
+
+
+def test_a_marketplace_gets_one_graph_a_plugin(tmp_path: Path) -> None:
+    root = _marketplace(tmp_path / "m", plugins=20, commands=2)
     out = run_cli("audit", str(root)).out
-    graph = out.split("```mermaid\n", 1)[1].split("```", 1)[0]
-    edges = [line for line in graph.splitlines() if "-->" in line or ".->" in line]
-    assert len(edges) == 80
-    assert sum(".->" in e for e in edges) == 4  # every named spawn is drawn
-    labels = dict(re.findall(r'(\w+)\["([^"]*)"\]', graph))
-    for i in range(4):
-        assert f'subgraph g{i}["p{i}"]' in graph
+    graphs = {re.findall(r'subgraph g\d+\["(p\d+)"\]', g)[0]: g for g in _graphs(out)}
+    assert sorted(graphs) == sorted(f"p{i}" for i in range(20))
+    for name, graph in graphs.items():
+        assert len(_edges(graph)) == 3 and graph.count("subgraph ") == 1
+        assert set(re.findall(r"p\d+(?=:)", graph)) == {name}  # only its own agents
+    assert "more plugin" not in out and "The graph shows" not in out
+
+
+def test_a_big_plugin_graph_is_capped_and_keeps_what_matters(tmp_path: Path) -> None:
+    root = _marketplace(tmp_path / "m", plugins=2, commands=120)
+    out = run_cli("audit", str(root)).out
+    for graph in _graphs(out):
+        i = re.findall(r'subgraph g\d+\["p(\d+)"\]', graph)[0]
+        edges = _edges(graph)
+        assert len(edges) == 80
+        assert sum(".->" in e for e in edges) == 1  # the named spawn is drawn
+        labels = dict(re.findall(r'(\w+)\["([^"]*)"\]', graph))
         assert any(labels.get(e.split()[-1]) == f"p{i}:mute 🔇" for e in edges)
-    summaries = [v for v in labels.values() if v.startswith("…")]
-    assert summaries == ["… 21 more links from 21 units"] * 4
-    assert "The graph shows 80 of 164 links" in out
+        assert [v for v in labels.values() if v.startswith("…")] == ["… 41 more links from 41 units"]
+    assert out.count("The graph shows 80 of 121 links") == 2
+
+
+def test_the_summary_comes_first_with_every_finding(tmp_path: Path) -> None:
+    root = _marketplace(tmp_path / "m", plugins=6, commands=5)
+    out = run_cli("audit", str(root)).out
+    findings = out.index("## Findings")
+    assert findings < out.index("## Plugin `p0`") < out.index("```mermaid")
+    data = json.loads(run_cli("audit", str(root), "--output-format", "json").out)
+    block = out[findings:].split("```text\n", 1)[1].split("```", 1)[0]
+    assert len(block.splitlines()) == len(data["findings"]) > 6
+    for f in data["findings"]:
+        assert f"{f['path']}:{f['line']}:{f['column']}: {f['code']}" in block
+    assert "| p0 | `plugins/p0` | 2 (1 mute) | 6 (6 spawning) | 6 (1 named) | 6 | 6 | 1 |" in out
+
+
+def test_summary_alone_and_with_the_full_report_in_a_file(tmp_path: Path) -> None:
+    root = _marketplace(tmp_path / "m", plugins=30, commands=2)
+    summary = run_cli("audit", str(root), "--summary")
+    assert summary.code == 0 and "## Findings" in summary.out and "## Plugin " not in summary.out
+    assert "… and 60 more findings in the full report" in summary.out  # 120 findings, 60 shown
+    target = tmp_path / "audit.md"
+    both = run_cli("audit", str(root), "--output", str(target), "--summary")
+    assert both.code == 0 and f"… and 60 more findings in `{target}`" in both.out
+    assert f"The full report (agents, units, spawn sites and a graph a plugin) is in `{target}`." in both.out
+    assert "## Plugin `p29`" in target.read_text("utf-8")
 
 
 def test_small_graph_is_not_capped(project: Make) -> None:
@@ -184,20 +226,64 @@ def test_graph_labels_and_cells_escape_project_text(project: Make) -> None:
     assert "<b>" not in outside_code and 'we"ird' in out  # HTML is shown only inside code
 
 
-def test_many_plugins_draw_at_most_twelve_and_sum_up_the_rest(tmp_path: Path) -> None:
-    root = _marketplace(tmp_path / "m", plugins=20, commands=2)
-    out = run_cli("audit", str(root)).out
-    graph = out.split("```mermaid\n", 1)[1].split("```", 1)[0]
-    assert graph.count("subgraph ") == 12
-    edges = [line for line in graph.splitlines() if "-->" in line or ".->" in line]
-    assert len(edges) == 12 * 3
-    assert '["… 8 more plugins with 24 links"]' in graph
-    assert "The graph shows 36 of 60 links" in out
-
-
 def test_readme_example_is_the_real_output() -> None:
     readme = (REPO / "README.md").read_text("utf-8")
     out = run_cli("audit", str(SHOP)).out
     assert f"````markdown\n{out}````" in readme, "rerun `spawnlint audit tests/projects/audit-shop/project`"
     graph = out.split("```mermaid\n", 1)[1].split("```", 1)[0]
     assert f"Its graph:\n\n```mermaid\n{graph}```" in readme
+
+
+HOSTILE_NAMES = [
+    "a|b<img src=x onerror=alert(1)>",
+    "x\n```\n# Injected\n| a | b |",
+    "[click](https://evil.example) *y*",
+]
+
+
+@pytest.mark.parametrize("name", HOSTILE_NAMES)
+def test_project_text_cannot_break_a_table_or_open_a_fence(project: Make, name: str) -> None:
+    """Issue 20 item 4: the plugin name from plugin.json (and every other cell) is escaped."""
+    files: dict[str, str | bytes] = {
+        ".claude-plugin/plugin.json": json.dumps({"name": name}),
+        "agents/critic.md": "---\nname: critic\ndescription: d\ntools: Read\n---\nWork.\n",
+        "commands/review.md": f'# R\n\n```\nAgent(subagent_type: {json.dumps(name + ":critic")}, name: "c", prompt: "x")\n```\n',
+    }
+    out = run_cli("audit", str(project(files))).out
+    lines = out.splitlines()
+    fences = [line for line in lines if line.startswith("```")]
+    openings, closings = fences[::2], fences[1::2]
+    assert [f.lstrip("`") for f in openings] in (["text", "mermaid"], ["text"])
+    assert closings == ["`" * (len(f) - len(f.lstrip("`"))) for f in openings]
+    for i, line in enumerate(lines):
+        if line.startswith("|"):
+            header = next(lines[j] for j in range(i, -1, -1) if not lines[j - 1].startswith("|"))
+            assert len(re.findall(r"(?<!\\)\|", line)) == len(re.findall(r"(?<!\\)\|", header)), line
+        assert not line.startswith("# Injected")
+    outside_fences, inside = [], False
+    for line in lines:
+        if line.startswith("```"):
+            inside = not inside
+        elif not inside:
+            outside_fences.append(line)
+    prose = re.sub(r"`[^`]*`", "", "\n".join(outside_fences))
+    assert "<img" not in prose and not re.search(r"(?<!\\)\]\(https://evil", prose), prose
+    graph = out.split("```mermaid\n", 1)[1].split("```", 1)[0] if "```mermaid" in out else ""
+    assert "<img" not in graph and all(line.count('"') % 2 == 0 for line in graph.splitlines())
+
+
+def test_a_team_unit_is_not_listed_as_missing_the_rule(project: Make) -> None:
+    """The audit agrees with SL201: a unit that builds a team on purpose needs no no-name rule."""
+    files: dict[str, str | bytes] = {
+        ".claude-plugin/plugin.json": '{"name": "shop"}',
+        "agents/critic.md": "---\nname: critic\ndescription: d\ntools: Read, SendMessage\n---\nWork.\n",
+        "commands/team.md": (
+            "# Team review\n\nCreate a team and spawn two teammates that report with SendMessage:\n\n"
+            '```\nAgent(subagent_type: "shop:critic", name: "c1", team_name: "review", '
+            'prompt: "Review it; send your findings to team-lead with SendMessage.")\n```\n'
+        ),
+    }
+    data = json.loads(run_cli("audit", str(project(files)), "--output-format", "json").out)
+    assert data["team_units"] == ["commands/team.md"]
+    assert data["spawning_without_rule"] == []
+    assert [u["status"] for u in data["units"]] == ["team unit (no rule needed)"]

@@ -37,9 +37,13 @@ def test_error_finding_exits_1_with_concise_line(project: Make) -> None:
     assert run.lines == [
         'commands/review.md:7:37: SL101 [error] named spawn "critic-1" of agent "shop:critic" cannot'
         " report: its tools (Read, Grep) lack SendMessage. A named spawn runs as an"
-        " in_process_teammate whose final answer never returns; spawn it without `name`"
+        " in_process_teammate whose final answer returns only through SendMessage; spawn it"
+        " without `name`, or add SendMessage to its tools and tell it to report"
     ]
-    assert run.out.splitlines()[-1] == "Found 1 finding (1 error, 0 warnings)."
+    assert run.out.splitlines()[-2:] == [
+        "Found 1 finding (1 error, 0 warnings).",
+        "[*] 1 fixable with `--fix`.",
+    ]
 
 
 def test_json_output_keys_and_related(project: Make) -> None:
@@ -68,7 +72,8 @@ def test_paths_limit_reporting_not_reading(project: Make) -> None:
 
 def test_warnings_alone_pass_unless_strict(project: Make) -> None:
     files = dict(PLUGIN)
-    files["commands/review.md"] = files["commands/review.md"].replace("shop:critic", "shop:critc")
+    # another plugin's namespace: a warning (in the project's own, `shop:critc`, it is an error)
+    files["commands/review.md"] = files["commands/review.md"].replace("shop:critic", "tools:critc")
     root = project(files)
     assert run_cli("check", "--root", str(root)).code == 0
     assert run_cli("check", "--root", str(root), "--strict").code == 1

@@ -45,7 +45,7 @@ def test_fix_rewrites_every_structured_form_exactly(tmp_path: Path) -> None:
     root = _copy_forms(tmp_path)
     run = run_cli("check", "--root", str(root), "--fix")
     assert _tree(root) == _tree(FORMS / "after")
-    assert "fixed 26 findings in 11 files" in run.err
+    assert "fixed 27 findings in 12 files" in run.err
     # what remains: the files it must not touch, and the spawns it cannot edit safely
     assert [line.split(" ")[0:2] for line in run.lines] == [
         ["commands/blob.md:1:1:", "SL002"],
@@ -93,7 +93,7 @@ def test_diff_prints_the_fixes_and_writes_nothing(tmp_path: Path) -> None:
                 )
             )
     assert run.out == expected
-    assert "would fix 26 findings in 11 files" in run.err
+    assert "would fix 27 findings in 12 files" in run.err
 
 
 def test_diff_exits_0_when_nothing_to_fix(project: Make) -> None:
@@ -410,9 +410,12 @@ def test_fixed_json_object_still_parses(
         (root / "agents").mkdir()
         (root / "commands").mkdir()
         (root / "agents/critic.md").write_text(CRITIC, encoding="utf-8")
-        (root / "commands/go.md").write_text(text, encoding="utf-8")
+        # outside any unit: a `team_name` in a command would make it a team unit, whose
+        # teammates keep their `name` (SL101's fix there is to give the agent SendMessage)
+        (root / "docs").mkdir()
+        (root / "docs/go.md").write_text(text, encoding="utf-8")
         run_cli("check", "--root", str(root), "--fix")
-        fixed = (root / "commands/go.md").read_text("utf-8")
+        fixed = (root / "docs/go.md").read_text("utf-8")
     body = fixed.split("```json\n", 1)[1].rsplit("\n```", 1)[0]
     expected = {k: v for k, v in obj.items() if k not in ("name", "team_name")}
     # the team_name goes too, unless its edit would collide with the name's ("name" first, then it)

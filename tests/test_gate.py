@@ -258,7 +258,8 @@ def test_sarif_structure(project: Make) -> None:
     assert result["level"] in ("error", "warning", "note", "none")
     location = result["locations"][0]["physicalLocation"]
     assert location["artifactLocation"]["uri"] == "commands/review.md"
-    assert location["region"] == {"startLine": 7, "startColumn": 37}
+    # the `name` parameter, to the end of what its fix removes (`, name: "critic-1"` from column 35)
+    assert location["region"] == {"startLine": 7, "startColumn": 37, "endLine": 7, "endColumn": 53}
     related = result["relatedLocations"][0]["physicalLocation"]
     assert related["artifactLocation"]["uri"] == "agents/critic.md"
 
@@ -292,7 +293,7 @@ def test_quiet_prints_only_findings(project: Make) -> None:
     root = project(PLUGIN)
     assert (
         run_cli("check", "--root", str(root), "-q").out.splitlines()
-        == run_cli("check", "--root", str(root)).out.splitlines()[:-1]
+        == run_cli("check", "--root", str(root)).out.splitlines()[:-2]  # the summary and the fixable hint
     )
     clean = project(_with(commands__review_dot_md="# Review\n\nNothing to spawn.\n"))
     assert run_cli("check", "--root", str(clean), "--quiet").out == ""

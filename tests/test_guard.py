@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 
 from conftest import REPO, run_cli, write_project
-from spawnlint import guard, guard_targets
 from spawnlint.discover import Plugin, discover
+from spawnlint.guard import hook as guard
+from spawnlint.guard import targets as guard_targets
 from spawnlint.model import FileKind
 from spawnlint.parse import decode, parse_agent_definition, parse_text
 from spawnlint.parse.rule_sentence import is_rule_sentence
@@ -418,7 +419,9 @@ def test_repository_is_a_plugin_whose_hook_wires_the_guard() -> None:
     (entry,) = hooks["PreToolUse"]
     matcher = re.compile(entry["matcher"])
     assert matcher.fullmatch("Agent") and matcher.fullmatch("Task") and not matcher.fullmatch("TaskCreate")
-    assert [h["command"] for h in entry["hooks"] if h["type"] == "command"] == ["spawnlint guard"]
+    assert [h["command"] for h in entry["hooks"] if h["type"] == "command"] == [
+        'python3 "${CLAUDE_PLUGIN_ROOT}/hooks/run_spawnlint.py" guard'
+    ]
     (listed,) = json.loads((REPO / ".claude-plugin" / "marketplace.json").read_text())["plugins"]
     assert (listed["name"], listed["source"]) == ("spawnlint", "./")
     audit = (REPO / "commands" / "audit.md").read_text()
@@ -482,12 +485,19 @@ def imported_by_guard(payload: dict[str, Any], home: Path) -> tuple[str, set[str
 
 def test_unnamed_spawn_imports_none_of_the_linter(shop: Path, home: Path) -> None:
     out, modules = imported_by_guard(spawn(shop, subagent_type="shop:critic"), home)
-    assert out == "" and modules == {"spawnlint", "spawnlint.console", "spawnlint.guard"}
+    assert out == "" and modules == {
+        "spawnlint",
+        "spawnlint.console",
+        "spawnlint.guard",
+        "spawnlint.guard.call",
+        "spawnlint.guard.hook",
+        "spawnlint.guard.stdin",
+    }
 
 
 def test_named_spawn_never_imports_markdown_it_or_libcst(shop: Path, home: Path) -> None:
     out, modules = imported_by_guard(spawn(shop, subagent_type="shop:critic", name="c"), home)
-    assert '"deny"' in out and "spawnlint.guard_targets" in modules
+    assert '"deny"' in out and "spawnlint.guard.targets" in modules
     assert not any(m.startswith(("markdown_it", "libcst", "spawnlint.parse.markdown")) for m in modules)
 
 

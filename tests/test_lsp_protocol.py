@@ -197,7 +197,7 @@ def test_diagnostics_follow_the_unsaved_agent_to_the_command_that_spawns_it(tmp_
             await ed.until("hooks/run.py", lambda ds: ds == [])
             ed.change("hooks/run.py", 'Agent(subagent_type="shop:nobody", prompt="go")\n')
             found = await ed.until("hooks/run.py", lambda ds: _codes(ds) == ["SL301"])
-            assert found[0].severity == types.DiagnosticSeverity.Warning
+            assert found[0].severity == types.DiagnosticSeverity.Error  # in the project's own namespace
 
     asyncio.run(session())
 

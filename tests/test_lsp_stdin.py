@@ -43,7 +43,7 @@ def test_the_buffer_replaces_the_file_and_the_rest_comes_from_disk(
     root = _plugin(tmp_path / "p")
     broken = COMMAND.replace("shop:critic", "shop:nobody")
     code, found = _check(monkeypatch, root, broken, "-", "--stdin-filename", str(root / "commands/review.md"))
-    assert code == 0  # SL301 is a warning
+    assert code == 1  # SL301 in the project's own namespace is an error
     assert {(f["path"], f["code"]) for f in found} == {("commands/review.md", "SL301")}
     # the disk's command still resolves the agent (and is mute): standard input did not touch it
     on_disk = run_cli("check", "--root", str(root), "--output-format", "json")

@@ -10,14 +10,14 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import REPO, run_cli
-from spawnlint.transcripts import bounded_lines, safe_name, scan
+from spawnlint.transcripts import AgentTranscript, bounded_lines, load, safe_name, scan
 from transcript_fixture import (
     MUTE_ANSWER,
     PROJECT,
@@ -28,8 +28,13 @@ from transcript_fixture import (
     tool_result,
     tool_use,
     write_agent,
+    write_field_report,
     write_three_agents,
 )
+
+
+def report_of(agent: AgentTranscript) -> str | None:
+    return load(agent.report) if agent.report is not None else None
 
 
 @pytest.fixture
@@ -40,33 +45,34 @@ def three(tmp_path: Path) -> Path:
 def test_json_reports_mute_teammate_with_its_last_text(three: Path) -> None:
     run = run_cli("transcripts", str(three), "--output-format", "json")
     assert run.code == 0, run.err
-    items = {(i["kind"], i["name"]): i for i in json.loads(run.out)}
+    items = {(i["kind"], i["name"]): i for i in json.loads(run.out)["agents"]}
     assert set(items) == {("teammate", "critic-1"), ("teammate", "scout"), ("subagent", None)}
     mute = items["teammate", "critic-1"]
-    assert mute["called_sendmessage"] is False and mute["mute"] is True
-    assert mute["last_text"] == MUTE_ANSWER
+    assert mute["delivered"] == "lost" and mute["mute"] is True and mute["replies"] == 0
+    assert mute["report"] == MUTE_ANSWER and mute["report_source"] == "last text"
     assert (mute["agent_type"], mute["session"], mute["project"]) == ("shop:critic", SESSION, PROJECT)
     assert mute["tool_calls"] == 3000 and mute["malformed_lines"] == 1
     scout = items["teammate", "scout"]
-    assert scout["called_sendmessage"] is True and scout["mute"] is False and scout["sendmessage_calls"] == 1
+    assert scout["delivered"] == "SendMessage" and scout["mute"] is False and scout["replies"] == 1
+    assert scout["report"] == "Found 3 TODOs."
     subagent = items["subagent", None]
     assert subagent["mute"] is False and subagent["agent_type"] == "general-purpose"
+    assert subagent["delivered"] == "final text"
 
 
 def test_text_names_the_mute_teammate_and_shows_its_answer(three: Path) -> None:
     out = run_cli("transcripts", str(three)).out
-    mute_part, reporting_part = out.split("Teammates that reported with SendMessage: 1")
-    assert "Teammates that never called SendMessage (the parent never got their answer): 1" in mute_part
-    assert f"critic-1 (shop:critic), session {PROJECT}/{SESSION}, agent id a1b2c3" in mute_part
+    lost_part, delivered_part = out.split("Delivered (2)")
+    assert "Lost: the lead never got these answers (1)" in lost_part
+    assert "  critic-1: mute teammate (shop:critic), 0 reminders from the lead, 0 replies; its answer:" in out
+    assert f"    session {PROJECT}/{SESSION}, agent id a1b2c3, transcript" in lost_part
     assert (
         "      | 1. `charge()` is called before the stock check: a failed check leaves a paid order." in out
     )
-    assert "3,000 tool calls" in mute_part
-    assert "scout (shop:scout)" in reporting_part and "1 SendMessage call" in reporting_part
-    assert (
-        "Subagents: 1" in reporting_part
-        and "Skipped 1 malformed line and 0 lines over the 16 MiB line cap." in reporting_part
-    )
+    assert "(3,000 tool calls)" in lost_part
+    assert "  scout: teammate (shop:scout), reported with SendMessage (1 call)" in delivered_part
+    assert "  agent 0a0b0c: subagent (general-purpose), its final text was its return value" in delivered_part
+    assert "Skipped 1 malformed line and 0 lines over the 16 MiB line cap." in delivered_part
 
 
 def test_recover_writes_one_file_per_mute_teammate(three: Path, tmp_path: Path) -> None:
@@ -130,7 +136,7 @@ def test_teammate_by_spawn_depth_zero_and_last_text_is_last_nonempty_text(tmp_pa
     write_agent(root, "z9", {"agentType": "worker", "spawnDepth": 0, "name": "w"}, lines)
     (agent,) = scan(root).agents
     assert agent.kind == "teammate" and agent.mute
-    assert agent.last_text == "not a list" and agent.malformed_lines == 1 and agent.tool_calls == 1
+    assert report_of(agent) == "not a list" and agent.malformed_lines == 1 and agent.tool_calls == 1
 
 
 def test_missing_transcript_and_bad_meta_do_not_stop_the_scan(tmp_path: Path) -> None:
@@ -149,7 +155,7 @@ def test_missing_transcript_and_bad_meta_do_not_stop_the_scan(tmp_path: Path) ->
         "not valid JSON; skipped",
     ]
     out = run_cli("transcripts", str(root)).out
-    assert "no transcript beside its meta file" in out
+    assert "no transcript beside its meta file" in out and "lone: mute teammate" in out
 
 
 def test_meta_files_found_at_any_depth(tmp_path: Path) -> None:
@@ -159,7 +165,7 @@ def test_meta_files_found_at_any_depth(tmp_path: Path) -> None:
     (deep / "agent-q.meta.json").write_text(json.dumps(teammate_meta("deep", "t")), encoding="utf-8")
     (deep / "agent-q.jsonl").write_text(json.dumps(assistant(text("deep answer"))) + "\n", encoding="utf-8")
     (agent,) = scan(root).agents
-    assert (agent.project, agent.session, agent.last_text) == ("a/b/c", "sess", "deep answer")
+    assert (agent.project, agent.session, report_of(agent)) == ("a/b/c", "sess", "deep answer")
 
 
 def test_missing_folder_is_a_usage_error(tmp_path: Path) -> None:
@@ -169,9 +175,14 @@ def test_missing_folder_is_a_usage_error(tmp_path: Path) -> None:
 
 def test_bounded_lines_skips_a_line_over_the_cap_without_holding_it() -> None:
     data = b"short\n" + b"x" * 100 + b"\n" + b"y" * 10 + b"\nlast"
-    assert list(bounded_lines(io.BytesIO(data), 20)) == [b"short\n", None, b"y" * 10 + b"\n", b"last"]
-    assert list(bounded_lines(io.BytesIO(b"z" * 50), 20)) == [None]
-    assert list(bounded_lines(io.BytesIO(b"a" * 20 + b"\n"), 20)) == [b"a" * 20 + b"\n"]
+    assert list(bounded_lines(io.BytesIO(data), 20)) == [
+        (0, b"short\n"),
+        (6, None),
+        (107, b"y" * 10 + b"\n"),
+        (118, b"last"),
+    ]
+    assert list(bounded_lines(io.BytesIO(b"z" * 50), 20)) == [(0, None)]
+    assert list(bounded_lines(io.BytesIO(b"a" * 20 + b"\n"), 20)) == [(0, b"a" * 20 + b"\n")]
 
 
 def test_oversized_line_is_counted_and_the_rest_still_read(tmp_path: Path) -> None:
@@ -179,7 +190,7 @@ def test_oversized_line_is_counted_and_the_rest_still_read(tmp_path: Path) -> No
     big = json.dumps(assistant(text("x" * 5000)))
     write_agent(root, "o1", teammate_meta("o", "t"), [big, assistant(text("after the big line"))])
     (agent,) = scan(root, line_cap=1000).agents
-    assert agent.oversized_lines == 1 and agent.last_text == "after the big line"
+    assert agent.oversized_lines == 1 and report_of(agent) == "after the big line"
 
 
 # Memory: the scan runs as a real CLI process under a clean parent that reports its children's
@@ -194,7 +205,7 @@ _MIB = 1024 * 1024
 _RSS_BOUND_KIB = 120 * 1024  # the whole CLI process; reading either file whole would need > 300 MiB
 
 
-def _peak_rss_kib(root: Path, tmp_path: Path) -> tuple[int, list[dict[str, object]]]:
+def _peak_rss_kib(root: Path, tmp_path: Path) -> tuple[int, list[dict[str, Any]]]:
     report = tmp_path / "report.json"
     try:
         proc = subprocess.run(
@@ -205,7 +216,7 @@ def _peak_rss_kib(root: Path, tmp_path: Path) -> tuple[int, list[dict[str, objec
         )
     finally:
         shutil.rmtree(root)  # 300 MiB must not linger in pytest's kept temporary folders
-    return int(proc.stdout), json.loads(report.read_text("utf-8"))
+    return int(proc.stdout), json.loads(report.read_text("utf-8"))["agents"]
 
 
 def _big_transcript(tmp_path: Path, write_body: Callable[[IO[bytes]], None]) -> Path:
@@ -232,7 +243,7 @@ def test_memory_stays_bounded_on_a_300_mib_transcript(tmp_path: Path) -> None:
     assert (root / PROJECT / SESSION / "subagents" / "agent-big.jsonl").stat().st_size > 300 * _MIB
     peak, items = _peak_rss_kib(root, tmp_path)
     (item,) = items
-    assert item["last_text"] == "the answer after 300 MiB" and item["tool_calls"] == 101
+    assert item["report"] == "the answer after 300 MiB" and item["tool_calls"] == 101
     assert item["malformed_lines"] == 1 and item["oversized_lines"] == 0
     assert peak < _RSS_BOUND_KIB, f"peak RSS {peak} KiB"
 
@@ -247,7 +258,7 @@ def test_memory_stays_bounded_on_one_300_mib_line(tmp_path: Path) -> None:
 
     peak, items = _peak_rss_kib(_big_transcript(tmp_path, body), tmp_path)
     (item,) = items
-    assert item["oversized_lines"] == 1 and item["last_text"] == "the answer after 300 MiB"
+    assert item["oversized_lines"] == 1 and item["report"] == "the answer after 300 MiB"
     assert peak < _RSS_BOUND_KIB, f"peak RSS {peak} KiB"
 
 
@@ -283,8 +294,9 @@ def test_recover_into_an_unwritable_place_is_a_usage_error(three: Path, tmp_path
     assert run.code == 2 and "--recover" in run.err
 
 
-def test_readme_example_is_the_real_output(three: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(three.parent)
+def test_readme_example_is_the_real_output(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write_field_report(tmp_path / "projects")
+    monkeypatch.chdir(tmp_path)
     out = run_cli("transcripts", "projects", "--recover", "recovered").out
     readme = (REPO / "README.md").read_text("utf-8")
     assert f"```text\n{out}```" in readme, "rerun the README's transcripts example and paste its output"
@@ -309,4 +321,4 @@ def test_any_transcript_lines_are_scanned_without_crashing(tmp_path: Path, recor
     )
     (agent,) = scan(root).agents
     assert agent.records + agent.malformed_lines <= len(records)
-    assert agent.last_text is None or isinstance(agent.last_text, str)
+    assert report_of(agent) is None or isinstance(report_of(agent), str)

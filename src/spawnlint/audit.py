@@ -3,17 +3,21 @@ a Mermaid graph and the findings — as JSON (stable keys) or GitHub Markdown.""
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Sequence
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from typing import Any
 
+from spawnlint import __version__
 from spawnlint.model import Agent, Diagnostic, Project, Severity, Spawn, Unit
 from spawnlint.report.concise import line as concise_line
 from spawnlint.report.json_format import as_dict
 from spawnlint.report.safe import escape_controls, json_text, log_text
 from spawnlint.rules import BY_CODE
+from spawnlint.source_lines import SourceLines
 
+AUDIT_FORMAT = "spawnlint-audit/1"  # the JSON's shape: a new number when a key changes meaning
 BUILTIN_GROUP = "built-in"
 # GitHub renders Mermaid up to a few hundred edges, but past ~80 a graph is no longer read.
 GRAPH_EDGE_CAP = 80
@@ -26,17 +30,22 @@ GRAPH_PLUGIN_CAP = 12
 def audit_data(project: Project, diagnostics: Sequence[Diagnostic]) -> dict[str, Any]:
     spawning = sorted(u.id for u in project.units if u.is_spawning)
     carrying = sorted(u.id for u in project.units if u.carries_rule)
+    teams = {u.id for u in project.units if u.is_team}  # exempt from the no-name rule (SL201)
+    lines = SourceLines(Path(project.root))
     return {
+        "format": AUDIT_FORMAT,
+        "spawnlint_version": __version__,
         "root": project.root,
         "plugins": _plugins(project),
         "agents": [_agent(a, project) for a in _listed_agents(project)],
-        "units": [_unit(u) for u in project.units],
+        "units": [{**_unit(u), "plugin": plugin_of(project, u.id)} for u in project.units],
         "spawning_units": spawning,
         "rule_units": carrying,
-        "spawning_without_rule": [u for u in spawning if u not in carrying],
+        "team_units": sorted(teams),
+        "spawning_without_rule": [u for u in spawning if u not in carrying and u not in teams],
         "rule_without_spawning": [u for u in carrying if u not in spawning],
         "spawn_sites": [_spawn(s, project) for s in project.spawns],
-        "findings": [as_dict(d) for d in diagnostics],
+        "findings": [{**as_dict(d, lines), "plugin": plugin_of(project, d.path)} for d in diagnostics],
         "findings_by_rule": _by_rule(diagnostics),
     }
 
@@ -126,6 +135,7 @@ def _unit(unit: Unit) -> dict[str, Any]:
         "kind": unit.kind,
         "main_file": unit.main_file,
         "spawning": unit.is_spawning,
+        "team": unit.is_team,
         "carries_rule": unit.carries_rule,
         "spawn_sites": len(unit.spawning_sites),
         "forked_sites": len(unit.spawns) - len(unit.spawning_sites),
@@ -135,8 +145,12 @@ def _unit(unit: Unit) -> dict[str, Any]:
 
 
 def _unit_status(unit: Unit) -> str:
+    if unit.is_team:
+        return "team unit (no rule needed)"
     if unit.is_spawning and unit.carries_rule:
         return "ok"
+    if unit.is_spawning and unit.partial_rules:
+        return "incomplete rule (SL203)"
     if unit.is_spawning:
         return "missing rule (SL201)"
     if unit.carries_rule:
@@ -196,12 +210,54 @@ def render_json(project: Project, diagnostics: Sequence[Diagnostic]) -> str:
 
 
 def render_markdown(project: Project, diagnostics: Sequence[Diagnostic]) -> str:
+    """The summary first (counts a plugin, every finding with its location, the two sets), then
+    one section a plugin with its agents, units, spawn sites and graph: on a marketplace the
+    findings come first and each graph stays the size of one plugin."""
     data = audit_data(project, diagnostics)
-    out = [f"# spawnlint audit of {_code(PurePosixPath(project.root).name or project.root)}", ""]
+    out = summary_markdown(project, diagnostics, data)
+    for label in _plugin_labels(data):
+        out += _plugin_md(data, label)
+    builtins = [a for a in data["agents"] if a["builtin"]]
+    if builtins:
+        out += ["## Built-in agent types", ""] + _agents_table(builtins)
+    return _safe("\n".join(out))
+
+
+def render_summary(
+    project: Project, diagnostics: Sequence[Diagnostic], full_report: str | None = None
+) -> str:
+    """The summary alone (what the plugin's /spawnlint:audit shows): counts a plugin and the
+    findings, at most SUMMARY_FINDINGS of them, the rest left to the full report."""
+    data = audit_data(project, diagnostics)
+    out = summary_markdown(project, diagnostics, data, SUMMARY_FINDINGS, full_report)
+    if full_report is not None:
+        out += [
+            f"The full report (agents, units, spawn sites and a graph a plugin) is in {_code(full_report)}.",
+            "",
+        ]
+    return _safe("\n".join(out))
+
+
+# A Bash tool result holds about 30,000 characters; a finding line is about 250.
+SUMMARY_FINDINGS = 60
+
+
+def _safe(text: str) -> str:
+    return log_text(escape_controls(text, keep="\n"))
+
+
+def summary_markdown(
+    project: Project,
+    diagnostics: Sequence[Diagnostic],
+    data: dict[str, Any],
+    limit: int | None = None,
+    full_report: str | None = None,
+) -> list[str]:
+    title = _code(PurePosixPath(project.root).name or project.root, in_table=False)
+    out = [f"# spawnlint audit of {title}", ""]
     out += [_summary(data), ""]
-    out += _plugins_md(data) + _agents_md(data) + _units_md(data) + _sets_md(data) + _sites_md(data)
-    out += ["## Graph", ""] + mermaid(data) + _findings_md(diagnostics)
-    return log_text(escape_controls("\n".join(out), keep="\n"))
+    out += _plugins_md(data) + _findings_md(diagnostics, limit, full_report) + _sets_md(data)
+    return out
 
 
 def _summary(data: dict[str, Any]) -> str:
@@ -217,25 +273,70 @@ def _summary(data: dict[str, Any]) -> str:
     )
 
 
+def _plugin_labels(data: dict[str, Any]) -> list[str]:
+    """Every plugin's label, then "(no plugin)" when some file is in none."""
+    labels = [_plugin_label(p) for p in data["plugins"]]
+    stray = {a["plugin"] for a in data["agents"] if not a["builtin"]} | {
+        s["plugin"] for s in data["spawn_sites"]
+    }
+    stray |= {u["plugin"] for u in data["units"]}
+    return labels + sorted(stray - set(labels))
+
+
 def _plugins_md(data: dict[str, Any]) -> list[str]:
-    rows = [
-        [p["name"] or "(unnamed)", _code(p["root"]), p["agents"], p["units"], p["spawn_sites"]]
-        for p in data["plugins"]
-    ]
-    return ["## Plugins", ""] + _table(["plugin", "root", "agents", "units", "spawn sites"], rows)
-
-
-def _agents_md(data: dict[str, Any]) -> list[str]:
+    """One row a plugin: what it holds and what is wrong with it."""
+    by_plugin: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for f in data["findings"]:
+        by_plugin[f["plugin"]][0 if f["severity"] == "error" else 1] += 1
     rows = []
-    for a in data["agents"]:
+    for p in data["plugins"]:
+        label = _plugin_label(p)
+        agents = [a for a in data["agents"] if a["plugin"] == label and not a["builtin"]]
+        units = [u for u in data["units"] if u["plugin"] == label]
+        sites = [s for s in data["spawn_sites"] if s["plugin"] == label]
+        errors, warnings = by_plugin[label]
+        rows.append(
+            [
+                _text(p["name"] or "(unnamed)"),
+                _code(p["root"]),
+                f"{len(agents)} ({sum(1 for a in agents if a['can_report'] is False)} mute)",
+                f"{len(units)} ({sum(1 for u in units if u['spawning'])} spawning)",
+                f"{len(sites)} ({sum(1 for s in sites if s['named'])} named)",
+                sum(1 for u in units if u["status"].startswith("missing")),
+                errors,
+                warnings,
+            ]
+        )
+    headers = ["plugin", "root", "agents", "units", "spawn sites", "missing rule", "errors", "warnings"]
+    return ["## Plugins", ""] + _table(headers, rows)
+
+
+def _plugin_md(data: dict[str, Any], label: str) -> list[str]:
+    """The section of one plugin: its agents, units, spawn sites and graph."""
+    agents = [a for a in data["agents"] if a["plugin"] == label and not a["builtin"]]
+    units = [u for u in data["units"] if u["plugin"] == label]
+    sites = [s for s in data["spawn_sites"] if s["plugin"] == label]
+    if not (agents or units or sites):
+        return []  # a marketplace's own root, say: its row in the Plugins table says it holds nothing
+    out = [f"## Plugin {_code(label, in_table=False)}", ""]
+    out += ["### Agents", ""] + (_agents_table(agents) if agents else ["No agents.", ""])
+    out += ["### Units", ""] + (_units_table(units) if units else ["No units.", ""])
+    out += ["### Spawn sites", ""] + (_sites_table(sites) if sites else ["No spawn sites.", ""])
+    if sites:
+        out += ["### Graph", ""] + mermaid({**data, "spawn_sites": sites})
+    return out
+
+
+def _agents_table(agents: list[dict[str, Any]]) -> list[str]:
+    rows = []
+    for a in agents:
         where = "built-in" if a["builtin"] else _code(f"{a['path']}:{a['line']}")
         report = {True: "yes", False: "🔇 **no**", None: "not judged"}[a["can_report"]]
         spawned = ", ".join(
             _code(u) + (" (named)" if u in a["named_spawn_from"] else "") for u in a["spawned_by"]
         )
         rows.append([_code(a["id"]), where, _tools_cell(a), report, _text(a["why"]), spawned or "—"])
-    headers = ["agent", "file", "tools", "can report?", "why", "spawned by"]
-    return ["## Agents", ""] + (_table(headers, rows) if rows else ["No agents.", ""])
+    return _table(["agent", "file", "tools", "can report?", "why", "spawned by"], rows)
 
 
 def _tools_cell(agent: dict[str, Any]) -> str:
@@ -246,7 +347,7 @@ def _tools_cell(agent: dict[str, Any]) -> str:
     return "(every tool)" if agent["builtin"] else "(no `tools` key)"
 
 
-def _units_md(data: dict[str, Any]) -> list[str]:
+def _units_table(units: list[dict[str, Any]]) -> list[str]:
     rows = [
         [
             _code(u["path"]),
@@ -256,10 +357,9 @@ def _units_md(data: dict[str, Any]) -> list[str]:
             _yes(u["carries_rule"]),
             u["status"],
         ]
-        for u in data["units"]
+        for u in units
     ]
-    headers = ["unit", "kind", "spawn sites", "spawns?", "carries the no-name rule?", "status"]
-    return ["## Units", ""] + (_table(headers, rows) if rows else ["No units.", ""])
+    return _table(["unit", "kind", "spawn sites", "spawns?", "carries the no-name rule?", "status"], rows)
 
 
 def _sets_md(data: dict[str, Any]) -> list[str]:
@@ -279,9 +379,9 @@ def _sets_md(data: dict[str, Any]) -> list[str]:
     return out + ["", verdict + forked, ""]
 
 
-def _sites_md(data: dict[str, Any]) -> list[str]:
+def _sites_table(sites: list[dict[str, Any]]) -> list[str]:
     rows = []
-    for s in data["spawn_sites"]:
+    for s in sites:
         target = s["target"] if s["target"] is not None else "(none: general-purpose)"
         resolved = s["resolved"] or ", ".join(s["candidates"]) or "—"
         why = s["why_unresolved"]
@@ -297,21 +397,35 @@ def _sites_md(data: dict[str, Any]) -> list[str]:
             ]
         )
     headers = ["location", "unit", "form", "confidence", "target", "resolves to", "named?"]
-    return ["## Spawn sites", ""] + (_table(headers, rows) if rows else ["No spawn sites.", ""])
+    return _table(headers, rows)
 
 
-def _findings_md(diagnostics: Sequence[Diagnostic]) -> list[str]:
+def _findings_md(
+    diagnostics: Sequence[Diagnostic], limit: int | None = None, full_report: str | None = None
+) -> list[str]:
+    """Counts by rule, then every finding with its location (the first `limit` of them)."""
     out = ["## Findings", ""]
     if not diagnostics:
         return out + ["None.", ""]
-    by_code: dict[str, list[Diagnostic]] = defaultdict(list)
-    for d in diagnostics:
-        by_code[d.code].append(d)
-    for code in sorted(by_code):
-        found = by_code[code]
-        out += [f"### {code} {BY_CODE[code].name} ({_n(len(found), 'finding')})", "", "```text"]
-        out += [concise_line(d) for d in found] + ["```", ""]
+    rows = [
+        [_code(code), BY_CODE[code].name, entry["errors"], entry["warnings"]]
+        for code, entry in _by_rule(diagnostics).items()
+    ]
+    out += _table(["rule", "name", "errors", "warnings"], rows)
+    shown = list(diagnostics if limit is None else diagnostics[:limit])
+    out += _fenced("text", [concise_line(d) for d in shown])
+    if len(shown) < len(diagnostics):
+        where = f" in {_code(full_report)}" if full_report else " in the full report (`spawnlint audit`)"
+        out += [f"… and {_n(len(diagnostics) - len(shown), 'more finding')}{where}.", ""]
     return out
+
+
+def _fenced(info: str, lines: list[str]) -> list[str]:
+    """A code block no line of project text can close: its fence is longer than any run of
+    backticks inside."""
+    longest = max((len(run) for text in lines for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return [fence + info, *lines, fence, ""]
 
 
 def _table(headers: list[str], rows: Sequence[Sequence[object]]) -> list[str]:
@@ -321,15 +435,30 @@ def _table(headers: list[str], rows: Sequence[Sequence[object]]) -> list[str]:
 
 
 def _text(value: object) -> str:
-    """Project text in a table cell: one line, no pipes breaking the row, no HTML."""
+    """Project text in a table cell: one line, no pipes breaking the row, no HTML, no link or
+    emphasis of its own."""
     text = escape_controls(" ".join(str(value).split()))
-    for char, escaped in (("\\", "\\\\"), ("|", "\\|"), ("`", "\\`"), ("<", "&lt;"), (">", "&gt;")):
+    for char, escaped in (
+        ("\\", "\\\\"),
+        ("|", "\\|"),
+        ("`", "\\`"),
+        ("<", "&lt;"),
+        (">", "&gt;"),
+        ("[", "\\["),
+        ("]", "\\]"),
+        ("*", "\\*"),
+    ):
         text = text.replace(char, escaped)
     return text or "—"
 
 
-def _code(value: str) -> str:
-    text = escape_controls(" ".join(value.split())).replace("|", "\\|")
+def _code(value: str, in_table: bool = True) -> str:
+    """Project text as inline code (where HTML and emphasis are not read); in a table cell a `|`
+    is escaped even there (GitHub splits the row at it otherwise), and text holding a backtick is
+    escaped text instead."""
+    text = escape_controls(" ".join(value.split()))
+    if in_table:
+        text = text.replace("|", "\\|")
     return f"`{text}`" if text and "`" not in text else _text(value)
 
 

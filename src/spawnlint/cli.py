@@ -9,6 +9,7 @@ import traceback
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
+from fnmatch import fnmatch
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,15 +20,28 @@ from spawnlint.discover import find_root
 from spawnlint.model import Diagnostic, Project, Severity
 from spawnlint.report import FORMATS
 from spawnlint.report.colour import colourise, without_summary
-from spawnlint.report.concise import printable
+from spawnlint.report.concise import fixable_hint, printable
+from spawnlint.report.progress import Progress
 from spawnlint.report.safe import display_lines, escape_controls, log_text
 from spawnlint.rules import BY_CODE, CODES, OPT_IN, RULES
 from spawnlint.source_lines import SourceLines
-from spawnlint.suppress import Filters, apply, baseline_json, load_baseline, narrow
+from spawnlint.suppress import (
+    BaselineOutcome,
+    Filters,
+    apply,
+    baseline_json,
+    exactly,
+    layered_selection,
+    load_baseline,
+    narrowed,
+    suppressed,
+)
 
 if TYPE_CHECKING:
     from spawnlint.engine import Result
     from spawnlint.fix import FileChange
+
+    Verbs = argparse._SubParsersAction[argparse.ArgumentParser]
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -35,23 +49,61 @@ def _parser() -> argparse.ArgumentParser:
         prog="spawnlint",
         description="Lint Claude Code plugins for subagent spawns whose answers never come back.",
     )
-    parser.add_argument("--version", action="version", version=f"spawnlint {__version__}")
+    _add_version(parser)
     verbs = parser.add_subparsers(dest="verb", metavar="VERB")
+    _check_parser(verbs)
+    _audit_parser(verbs)
+    _transcripts_parser(verbs)
+    _guard_parser(verbs)
+    _rule_parser(verbs)
+    _add_editor_options(verbs)
+    return parser
 
-    check = verbs.add_parser("check", help="lint the project (the default verb)")
+
+def _add_version(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("-V", "--version", action="version", version=f"spawnlint {__version__}")
+
+
+def _verb(verbs: Verbs, name: str, help: str, description: str | None = None) -> argparse.ArgumentParser:
+    parser = verbs.add_parser(name, help=help, description=description)
+    _add_version(parser)
+    return parser
+
+
+def _check_parser(verbs: Verbs) -> None:
+    check = _verb(verbs, "check", help="lint the project (the default verb)")
     check.add_argument("paths", nargs="*", metavar="PATH", help="report only findings located in these files")
     check.add_argument("--root", type=Path, help="the project root (default: the enclosing git work tree)")
     check.add_argument("--output-format", choices=sorted(FORMATS), default=None)
-    check.add_argument("--select", action="append", default=[], help="codes or prefixes to report")
+    check.add_argument(
+        "-o", "--output-file", type=Path, metavar="FILE", help="write the report to FILE instead of stdout"
+    )
+    check.add_argument(
+        "--select",
+        action="append",
+        default=[],
+        help="codes or prefixes to report (replaces the configuration's)",
+    )
     check.add_argument("--extend-select", action="append", default=[], help="add codes to the selection")
-    check.add_argument("--ignore", action="append", default=[], help="codes or prefixes not to report")
+    check.add_argument(
+        "--ignore",
+        action="append",
+        default=[],
+        help="codes or prefixes not to report (wins over the configuration)",
+    )
     check.add_argument("--strict", action="store_true", help="warnings fail the run too")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when findings fail")
+    check.add_argument(
+        "--exit-non-zero-on-fix", action="store_true", help="with --fix: exit 1 when a file was fixed"
+    )
     check.add_argument("--statistics", action="store_true", help="print a count per rule instead")
     check.add_argument("--baseline", type=Path, help="a baseline file: hide the findings it records")
     check.add_argument("--write-baseline", type=Path, metavar="FILE", help="record today's findings")
     check.add_argument("--config", type=Path, help="the configuration file (default: the nearest)")
     check.add_argument("--show-settings", action="store_true", help="print the settings used, and from where")
+    check.add_argument(
+        "--show-files", action="store_true", help="print the files that would be read, and stop"
+    )
     check.add_argument("-q", "--quiet", action="store_true", help="print the findings and nothing else")
     check.add_argument(
         "--color", choices=["auto", "always", "never"], default="auto", help="colour (auto: on a terminal)"
@@ -64,37 +116,66 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.add_argument("--no-cache", action="store_true", help="parse every file afresh, without the cache")
 
-    audit = verbs.add_parser("audit", help="a one-off report of the project's agents, spawns and findings")
+
+def _audit_parser(verbs: Verbs) -> None:
+    audit = _verb(verbs, "audit", help="a one-off report of the project's agents, spawns and findings")
     audit.add_argument(
         "path", nargs="?", type=Path, help="the project (default: around the current directory)"
     )
     audit.add_argument("--root", type=Path, help="the project root, as for check")
     audit.add_argument("--output-format", choices=["markdown", "json"], default="markdown")
     audit.add_argument("--config", type=Path, help="the configuration file (default: the nearest)")
-    audit.add_argument("--output", type=Path, metavar="FILE", help="write the report to FILE (atomically)")
+    audit.add_argument(
+        "-o",
+        "--output-file",
+        "--output",
+        dest="output",
+        type=Path,
+        metavar="FILE",
+        help="write the report to FILE (atomically)",
+    )
+    audit.add_argument(
+        "--summary",
+        action="store_true",
+        help="print the summary only (counts a plugin, the findings); with --output, the whole"
+        " report goes to the file and the summary to stdout",
+    )
 
-    transcripts = verbs.add_parser(
-        "transcripts", help="find teammates that never called SendMessage and recover their answers"
+
+def _transcripts_parser(verbs: Verbs) -> None:
+    transcripts = _verb(
+        verbs,
+        "transcripts",
+        help="tell which spawned agents' reports never reached the lead, and recover them",
     )
     transcripts.add_argument(
         "dir", nargs="?", type=Path, help="transcript folder (default: ~/.claude/projects)"
     )
     transcripts.add_argument("--output-format", choices=["text", "json"], default="text")
     transcripts.add_argument(
-        "--recover", type=Path, metavar="OUTDIR", help="write each mute teammate's last text here"
+        "--recover", type=Path, metavar="OUTDIR", help="write each lost answer here, one file per agent"
     )
+    transcripts.add_argument(
+        "--since", metavar="WHEN", help="only sessions with a file modified since WHEN (2h, 3d, 2026-11-30)"
+    )
+    transcripts.add_argument("--session", metavar="ID", help="only the session with this id (or id prefix)")
 
-    verbs.add_parser(
+
+def _guard_parser(verbs: Verbs) -> None:
+    _verb(
+        verbs,
         "guard",
-        help="a Claude Code PreToolUse hook: deny named spawns that would be mute",
+        help="a Claude Code PreToolUse hook: deny (or rewrite) named spawns that would be mute",
         description="Reads a PreToolUse hook payload on stdin and prints a deny decision for a named"
-        " Agent/Task call whose answer would never come back; prints nothing otherwise. Always exits 0.",
+        ' Agent/Task call whose answer would never come back (with `[guard] mode = "rewrite"`: an'
+        " allow decision for the same call without `name`); prints nothing otherwise. Always exits 0.",
     )
 
-    rule = verbs.add_parser("rule", help="print a rule's page")
+
+def _rule_parser(verbs: Verbs) -> None:
+    rule = _verb(verbs, "rule", help="print a rule's page")
     rule.add_argument("code", nargs="?", help="e.g. SL101; without it, list the rules")
-    _add_editor_options(verbs, check)
-    return parser
+    rule.add_argument("--all", action="store_true", help="print every rule's page")
 
 
 def _codes(values: list[str]) -> tuple[str, ...]:
@@ -103,7 +184,11 @@ def _codes(values: list[str]) -> tuple[str, ...]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
-    if not args_list or args_list[0].startswith("-") and args_list[0] not in ("-h", "--help", "--version"):
+    if (
+        not args_list
+        or args_list[0].startswith("-")
+        and args_list[0] not in ("-h", "--help", "-V", "--version")
+    ):
         args_list.insert(0, "check")
     parser = _parser()
     try:
@@ -112,7 +197,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2 if exc.code not in (0, None) else 0
     try:
         if args.verb == "rule":
-            return _rule(args.code)
+            return _rule(args.code, args.all)
         if args.verb == "guard":
             from spawnlint.guard import run_hook
 
@@ -152,7 +237,7 @@ def _project_root(explicit: Path | None, start: Path) -> Path | None:
 
 
 def _audit(args: argparse.Namespace) -> int:
-    from spawnlint.audit import render_json, render_markdown
+    from spawnlint.audit import render_json, render_markdown, render_summary
     from spawnlint.engine import lint
 
     if args.path is not None and args.root is None:
@@ -165,8 +250,12 @@ def _audit(args: argparse.Namespace) -> int:
     if root is None:
         return 2
     settings = load_settings(root, Path.cwd(), args.config, CODES)
-    result = lint(root, settings)
+    with Progress.on_terminal(sys.stderr, f"auditing {root}"):
+        result = lint(root, settings)
     diagnostics = apply(result.diagnostics, result.project, _filters(settings), SourceLines(root))
+    if args.summary and args.output is None:
+        sys.stdout.write(render_summary(result.project, diagnostics))
+        return 0
     render = render_json if args.output_format == "json" else render_markdown
     report = render(result.project, diagnostics)
     if args.output is None:
@@ -177,33 +266,18 @@ def _audit(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"spawnlint: --output {args.output}: {exc.strerror or exc}", file=sys.stderr)
         return 2
-    print(f"spawnlint: wrote the audit to {args.output}", file=sys.stderr)
+    if args.summary:
+        sys.stdout.write(render_summary(result.project, diagnostics, str(args.output)))
+    print(f"spawnlint: wrote the audit to {printable(str(args.output))}", file=sys.stderr)
     return 0
 
 
 def _transcripts(args: argparse.Namespace) -> int:
     from spawnlint import transcripts
 
-    folder = args.dir if args.dir is not None else Path.home() / ".claude" / "projects"
-    if not folder.is_dir():
-        print(f"spawnlint: {folder}: not a directory", file=sys.stderr)
-        return 2
-    progress = transcripts.TerminalProgress(sys.stderr) if sys.stderr.isatty() else None
-    result = transcripts.scan(folder, progress)
-    if progress is not None:
-        progress.clear()
-    try:
-        recovered = transcripts.recover(result, args.recover) if args.recover is not None else None
-    except OSError as exc:
-        print(f"spawnlint: --recover {args.recover}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
-    if args.output_format == "json":
-        sys.stdout.write(transcripts.render_json(result))
-        if recovered is not None:
-            print(f"spawnlint: recovered {len(recovered)} answer(s) into {args.recover}", file=sys.stderr)
-    else:
-        sys.stdout.write(transcripts.render_text(result, str(folder), recovered))
-    return 0
+    return transcripts.run(
+        args.dir, args.output_format, args.recover, args.since, args.session, sys.stdout, sys.stderr
+    )
 
 
 def _with_opt_in(settings: Settings, filters: Filters) -> Settings:
@@ -229,58 +303,102 @@ def _check(args: argparse.Namespace) -> int:
     stdin = _read_stdin(args, root) if "-" in args.paths or args.stdin_filename else None
     if isinstance(stdin, int):
         return stdin
-    paths = (next(iter(stdin)),) if stdin else _report_paths(args.paths, root)
+    paths = (next(iter(stdin)),) if stdin else _report_paths(args.paths, root, settings.exclude)
+    if isinstance(paths, int):
+        return paths
     if paths == ():
-        return 0  # pre-commit passed only files outside the project: nothing to report
+        return 0  # only files outside the project (or excluded), each said on stderr
+    if args.show_files:
+        return _show_files(root, settings, paths)
     try:
         baseline = load_baseline(args.baseline) if args.baseline else {}
     except (OSError, ValueError, KeyError, TypeError) as exc:
         print(f"spawnlint: --baseline {args.baseline}: cannot use it ({exc})", file=sys.stderr)
         return 2
+    select, ignore = _selection(settings, args)
     filters = replace(
-        _filters(settings),
-        select=_codes(args.select) or settings.select,
-        extend_select=settings.extend_select + _codes(args.extend_select),
-        ignore=settings.ignore + _codes(args.ignore),
-        paths=paths,
-        baseline=baseline,
+        _filters(settings), select=select, extend_select=(), ignore=ignore, paths=paths, baseline=baseline
     )
     settings = _with_opt_in(settings, filters)
     lines = SourceLines(root)
     if args.diff:
         return _diff(root, settings, filters, args.unsafe_fixes, not args.no_cache)
-    if stdin:
-        diagnostics = _stdin_diagnostics(args, root, settings, filters, stdin, lines)
-    else:
-        diagnostics = _diagnostics(args, root, settings, filters, lines)
+    with Progress.on_terminal(sys.stderr, f"checking {root}"):
+        if stdin:
+            diagnostics, outcome, fixed = _stdin_diagnostics(args, root, settings, filters, stdin, lines)
+        else:
+            diagnostics, outcome, fixed = _diagnostics(args, root, settings, filters, lines)
     if args.write_baseline:
         return _write_baseline(args.write_baseline, diagnostics, lines, args.quiet)
-    _print_report(args, diagnostics, str(root))
+    if args.baseline and not args.quiet:
+        _print_baseline_outcome(args.baseline, outcome)
+    if not _print_report(args, diagnostics, str(root)):
+        return 2
     strict = args.strict or settings.strict
     failing = [
         d for d in diagnostics if d.severity is Severity.ERROR or strict and d.severity is Severity.WARNING
     ]
+    if args.exit_non_zero_on_fix and fixed:
+        return 1
     return 1 if failing and not args.exit_zero else 0
+
+
+def _selection(settings: Settings, args: argparse.Namespace) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The command line over the configuration, as ruff has it: `--select` replaces the
+    configuration's selection, `--extend-select` adds to it, `--ignore` removes."""
+    layers = [
+        (settings.select, settings.extend_select, settings.ignore),
+        (_codes(args.select), _codes(args.extend_select), _codes(args.ignore)),
+    ]
+    return exactly(layered_selection(layers, CODES), CODES)
+
+
+def _show_files(root: Path, settings: Settings, paths: tuple[str, ...] | None) -> int:
+    from spawnlint.discover import discover
+    from spawnlint.focus import in_paths
+
+    for source in discover(root, settings.exclude).files:
+        if paths is None or in_paths(source.path, paths):
+            print(printable(source.path))
+    return 0
+
+
+def _print_baseline_outcome(path: Path, outcome: BaselineOutcome) -> None:
+    print(f"spawnlint: the baseline {path} hid {_plural(outcome.hidden, 'finding')}", file=sys.stderr)
+    if not outcome.stale:
+        return
+    shown = ", ".join(f"{printable(p)} ({code})" for p, code, _ in outcome.stale[:_STALE_SHOWN])
+    more = f" and {len(outcome.stale) - _STALE_SHOWN} more" if len(outcome.stale) > _STALE_SHOWN else ""
+    print(
+        f"spawnlint: {_plural(len(outcome.stale), 'baseline entry', 'baseline entries')} hid nothing"
+        f" (fixed, or the line changed): {shown}{more}; refresh it with --write-baseline {path}",
+        file=sys.stderr,
+    )
+
+
+_STALE_SHOWN = 10
 
 
 def _diagnostics(
     args: argparse.Namespace, root: Path, settings: Settings, filters: Filters, lines: SourceLines
-) -> list[Diagnostic]:
-    """The run's findings: linted afresh for --fix and --verbose (they need the whole model),
-    otherwise from the run memo when nothing changed."""
+) -> tuple[list[Diagnostic], BaselineOutcome, int]:
+    """The run's findings, what the baseline did, and how many findings --fix fixed: linted
+    afresh for --fix and --verbose (they need the whole model), otherwise from the run memo
+    when nothing changed."""
     cache = not args.no_cache
     if not (args.fix or args.verbose):
         from spawnlint.memo import checked
 
         kept, _ = checked(root, settings, cache, filters.paths)
-        return narrow(kept, filters, lines)
+        return (*narrowed(kept, filters, lines), 0)
     from spawnlint.engine import lint
 
-    fixed = _fix(root, settings, filters, args.unsafe_fixes, cache) if args.fix else None
+    fixed, fix_count = _fix(root, settings, filters, args.unsafe_fixes, cache) if args.fix else (None, 0)
     result = fixed or lint(root, settings, use_cache=cache)
     if args.verbose:
         _print_tracebacks(result.project)
-    return apply(result.diagnostics, result.project, filters, lines)
+    kept = suppressed(result.diagnostics, result.project, filters.severity)
+    return (*narrowed(kept, filters, lines), fix_count)
 
 
 def _filters(settings: Settings) -> Filters:
@@ -293,19 +411,35 @@ def _filters(settings: Settings) -> Filters:
     )
 
 
-def _print_report(args: argparse.Namespace, diagnostics: list[Diagnostic], root: str) -> None:
+def _print_report(args: argparse.Namespace, diagnostics: list[Diagnostic], root: str) -> bool:
+    """Print (or write to --output-file) the report; False when the file cannot be written."""
     if args.statistics:
         counts = Counter(d.code for d in diagnostics)
-        for code, count in sorted(counts.items()):
-            print(f"{count:>5}  {code}  {BY_CODE[code].name}")
-        return
+        text = "".join(
+            f"{count:>5}  {code}  {BY_CODE[code].name}\n" for code, count in sorted(counts.items())
+        )
+        return _emit(text, args.output_file)
     fmt = args.output_format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "concise")
     text = FORMATS[fmt](diagnostics, root)
     if args.quiet and fmt in ("concise", "full", "github"):
         text = without_summary(text, diagnostics)
-    if fmt in ("concise", "full") and _colour(args.color):
+    elif fmt in ("concise", "full") and not args.fix:
+        text += fixable_hint(diagnostics)
+    if fmt in ("concise", "full") and args.output_file is None and _colour(args.color):
         text = colourise(text)
-    sys.stdout.write(text)
+    return _emit(text, args.output_file)
+
+
+def _emit(text: str, output: Path | None) -> bool:
+    if output is None:
+        sys.stdout.write(text)
+        return True
+    try:
+        write_atomically(output, text.encode("utf-8"))
+    except OSError as exc:
+        print(f"spawnlint: --output-file {output}: cannot write it ({exc.strerror or exc})", file=sys.stderr)
+        return False
+    return True
 
 
 def _colour(choice: str) -> bool:
@@ -334,8 +468,11 @@ def _write_baseline(path: Path, diagnostics: list[Diagnostic], lines: SourceLine
 _FIX_PASSES = 4  # a fix held back by an overlap gets its turn in the next pass
 
 
-def _fix(root: Path, settings: Settings, filters: Filters, unsafe: bool, cache: bool) -> Result | None:
-    """Fix to a fixed point; the lint of the files as they end up, when the last pass had it."""
+def _fix(
+    root: Path, settings: Settings, filters: Filters, unsafe: bool, cache: bool
+) -> tuple[Result | None, int]:
+    """Fix to a fixed point; the lint of the files as they end up, when the last pass had it,
+    and how many findings were fixed."""
     from spawnlint.engine import lint
     from spawnlint.fix import fixed_count, plan, write
 
@@ -355,7 +492,7 @@ def _fix(root: Path, settings: Settings, filters: Filters, unsafe: bool, cache: 
         if not written:
             break
     print(f"fixed {_plural(fixed, 'finding')} in {_plural(len(files), 'file')}", file=sys.stderr)
-    return final
+    return final, fixed
 
 
 def _diff(root: Path, settings: Settings, filters: Filters, unsafe: bool, cache: bool) -> int:
@@ -377,8 +514,8 @@ def _counted(changes: list[FileChange]) -> str:
     return f"{_plural(fixed_count(changes), 'finding')} in {_plural(len(changes), 'file')}"
 
 
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'s' * (count != 1)}"
+def _plural(count: int, noun: str, nouns: str | None = None) -> str:
+    return f"{count} {noun if count == 1 else nouns or noun + 's'}"
 
 
 def _print_tracebacks(project: Project) -> None:
@@ -388,23 +525,53 @@ def _print_tracebacks(project: Project) -> None:
             print(log_text(escape_controls(report, keep="\n")), file=sys.stderr)
 
 
-def _report_paths(raw: list[str], root: Path) -> tuple[str, ...] | None:
+def _report_paths(raw: list[str], root: Path, exclude: tuple[str, ...]) -> tuple[str, ...] | None | int:
+    """The PATHS as project paths; 2 when one does not exist (a typo in CI must not pass). A path
+    outside the project or excluded by the configuration is said on stderr and left out."""
     if not raw:
         return None
     out = []
     for item in raw:
-        full = Path(item).resolve() if Path(item).is_absolute() else (Path.cwd() / item).resolve()
+        given = Path(item)
+        if not given.exists() and not given.is_symlink():
+            print(f"spawnlint: {printable(item)}: no such file or directory", file=sys.stderr)
+            return 2
+        full = given.resolve() if given.is_absolute() else (Path.cwd() / item).resolve()
         try:
-            rel = full.relative_to(root)
+            rel = full.relative_to(root).as_posix()
         except ValueError:
+            print(
+                f"spawnlint: {printable(item)}: outside the project {printable(str(root))}; not checked",
+                file=sys.stderr,
+            )
             continue
-        out.append(rel.as_posix() if rel.parts else "")
+        rel = "" if rel == "." else rel
+        pattern = _excluded_by(rel, exclude)
+        if pattern is not None:
+            print(
+                f'spawnlint: {printable(item)}: excluded by the configuration ("{printable(pattern)}");'
+                " not checked",
+                file=sys.stderr,
+            )
+            continue
+        out.append(rel)
     return tuple(out)
 
 
-def _rule(code: str | None) -> int:
+def _excluded_by(path: str, exclude: tuple[str, ...]) -> str | None:
+    """The configured `exclude` pattern that takes the path out of the project, as discovery reads it."""
+    return next(
+        (p for p in exclude if path and (fnmatch(path, p) or path.startswith(p.rstrip("/") + "/"))), None
+    )
+
+
+def _rule(code: str | None, every: bool = False) -> int:
     from spawnlint.pages import page_for
 
+    if every:
+        pages = [page_for(r.code) or f"# {r.code} {r.name}\n\n{r.summary}.\n" for r in RULES]
+        sys.stdout.write("\n---\n\n".join(pages))
+        return 0
     if code is None:
         for r in RULES:
             print(f"{r.code}  {r.name:<26} {r.severity.value:<8} {r.summary}")
@@ -420,15 +587,15 @@ def _rule(code: str | None) -> int:
 # Editors: `spawnlint lsp`, and `check - --stdin-filename PATH` (a buffer linted as that file).
 
 
-def _add_editor_options(
-    verbs: argparse._SubParsersAction[argparse.ArgumentParser], check: argparse.ArgumentParser
-) -> None:
+def _add_editor_options(verbs: Verbs) -> None:
+    check = verbs.choices["check"]
     check.add_argument(
         "--stdin-filename",
         metavar="PATH",
         help="with `-` as the path: lint standard input as this file of the project (the rest from disk)",
     )
-    verbs.add_parser(
+    _verb(
+        verbs,
         "lsp",
         help="a language server for editors (LSP over standard input and output)",
         description="Diagnostics, fixes and hover for the project as the editor holds it; needs the"
@@ -473,8 +640,9 @@ def _stdin_diagnostics(
     filters: Filters,
     stdin: dict[str, bytes],
     lines: SourceLines,
-) -> list[Diagnostic]:
-    """The findings touching the buffer's file, the project read from disk around it."""
+) -> tuple[list[Diagnostic], BaselineOutcome, int]:
+    """The findings touching the buffer's file, the project read from disk around it (and what
+    the baseline did; nothing is fixed)."""
     from spawnlint.buffers import lint_buffers
     from spawnlint.focus import wanted
 
@@ -484,4 +652,5 @@ def _stdin_diagnostics(
         lines.cache[path] = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     if args.verbose:
         _print_tracebacks(result.project)
-    return apply(result.diagnostics, result.project, filters, lines)
+    kept = suppressed(result.diagnostics, result.project, filters.severity)
+    return (*narrowed(kept, filters, lines), 0)

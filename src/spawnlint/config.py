@@ -63,6 +63,7 @@ class Settings:
     no_name_rule: NoNameRule = NoNameRule()
     result_contract: ResultContract = ResultContract()
     spawn_callables: tuple[str, ...] = ("Agent", "Task")
+    guard_mode: str = "deny"  # [guard] mode: "deny" or "rewrite" (allow the call without `name`)
     source: str | None = None  # the configuration file read, None for the defaults
 
 
@@ -82,6 +83,7 @@ _KEYS = {
     "no-name-rule",
     "result-contract",
     "python",
+    "guard",
 }
 _CONFIG_FILES = (".spawnlint.toml", "pyproject.toml")
 
@@ -199,6 +201,7 @@ def _settings(table: dict[str, Any], source: str, known: tuple[str, ...]) -> Set
         no_name_rule=_no_name_rule(table.get("no-name-rule", {})),
         result_contract=_result_contract(table.get("result-contract", {})),
         spawn_callables=_strings(python, "spawn-callables", ("Agent", "Task")),
+        guard_mode=_guard_mode(table.get("guard", {})),
         source=source,
     )
 
@@ -242,6 +245,15 @@ def _agents(value: Any) -> tuple[ConfiguredAgent, ...]:
         else:
             raise ValueError(f'`agents."{agent_id}"` must be a list of tool names, "*" or true')
     return tuple(out)
+
+
+def _guard_mode(table: Any) -> str:
+    if not isinstance(table, dict) or set(table) - {"mode"}:
+        raise ValueError("[tool.spawnlint.guard] must be a table with the one key `mode`")
+    mode = table.get("mode", "deny")
+    if mode not in ("deny", "rewrite"):
+        raise ValueError(f'`guard.mode` must be "deny" or "rewrite", not {mode!r}')
+    return str(mode)
 
 
 def _no_name_rule(table: Any) -> NoNameRule:
@@ -304,6 +316,7 @@ def show(settings: Settings) -> str:
         f"max-file-size = {settings.max_file_bytes}",
         f"agents = {dict((a.pattern, _agent_value(a)) for a in settings.agents)}",
         f"python.spawn-callables = {list(settings.spawn_callables)}",
+        f"guard.mode = {settings.guard_mode!r}",
         f"no-name-rule.require-mechanism = {str(rule.require_mechanism).lower()}",
         f"no-name-rule.pattern = {rule.pattern!r}",
         f"no-name-rule.scope = {scope!r}",

@@ -70,6 +70,7 @@ class Finding:
     message: str
     related: tuple[Location, ...] = ()
     fix: Fix | None = None
+    severity: Severity | None = None  # this finding's own level (else the rule's), unless configured
 
 
 @dataclass(frozen=True)
@@ -131,6 +132,8 @@ class SpawnSite:
     # and whether text sits right above that line, with no blank line between
     block_line: int = 0
     block_joined: bool = False
+    # the edit that opens its prompt with an instruction to report with SendMessage (unsafe fix)
+    report_instruction: tuple[Edit, ...] = ()
     prompt_at: tuple[int, int] = (0, 0)  # (line, column) of the prompt parameter; (0, 0): unknown
 
     @property
@@ -204,6 +207,7 @@ class AgentRecord:
     report_lines: tuple[tuple[int, int], ...]  # (line, column) of body lines telling it to report
     namespaced: bool = True  # markdown agents take their plugin's prefix; SDK agents do not
     tools_known: bool = True  # False when code computes the tools: no finding rests on a guess
+    grant_send_message: tuple[Edit, ...] = ()  # the edit adding SendMessage to its `tools:` line
 
 
 @dataclass(frozen=True)
@@ -224,6 +228,11 @@ class ParsedFile:
     sections: tuple[Section, ...] = ()
     suppressions: Suppressions = Suppressions()
     problems: tuple[Problem, ...] = ()
+    # body lines that create a team (TeamCreate, `team_name`, not negated); that speak of a team
+    # or teammates; that call a spawn standalone or a subagent (parse/team.py)
+    team_lines: tuple[int, ...] = ()
+    teammate_lines: tuple[int, ...] = ()
+    subagent_lines: tuple[int, ...] = ()
     # (line, column) of body sentences that read a teammate's idle state as its result (SL105)
     idle_claims: tuple[tuple[int, int], ...] = ()
 
@@ -291,10 +300,33 @@ class Unit:
     spawns: tuple[Spawn, ...]  # every site in the unit, forks included
     rule_sentences: tuple[tuple[str, Sentence], ...]
     disallowed_tools: ToolList | None
+    # a team on purpose: team prose (F8), `team_name`, TeamCreate, or named spawns told to report
+    team_intent: bool = False
+    teammates: tuple[Spawn, ...] = ()  # its spawns that are teammates (in a unit with team intent)
+    # sentences that forbid `name` in the author's own words but do not name the mechanism
+    partial_rules: tuple[tuple[str, Sentence], ...] = ()
 
     @property
     def spawning_sites(self) -> tuple[Spawn, ...]:
         return tuple(s for s in self.spawns if not s.site.is_fork)
+
+    @property
+    def subagent_sites(self) -> tuple[Spawn, ...]:
+        """The spawning sites that are not teammates: the ones the no-name rule is for."""
+        if not self.teammates:
+            return self.spawning_sites
+        teammates = set(self.teammates)
+        return tuple(s for s in self.spawning_sites if s not in teammates)
+
+    @property
+    def is_team(self) -> bool:
+        """A team unit: team intent, and every spawn a teammate (exempt from SL201)."""
+        return self.team_intent and self.is_spawning and not self.subagent_sites
+
+    @property
+    def is_mixed(self) -> bool:
+        """Teammates and subagents: the rule is for its subagent spawns."""
+        return self.team_intent and bool(self.teammates) and bool(self.subagent_sites)
 
     @property
     def is_spawning(self) -> bool:
@@ -321,6 +353,9 @@ class Project:
     # matcher accepts it; and the rule's scope ("unit", "section", "lines") with its N
     rule_insertions: Mapping[str, str] = field(default_factory=dict)
     rule_scope: tuple[str, int] = ("unit", 0)
+    # the names (lower case) of this project's plugins that have files here: a target in one of
+    # their namespaces that matches nothing was deleted or renamed (SL301 is an error)
+    own_namespaces: frozenset[str] = frozenset()
     # SL104: the words that name a result's slot for what went wrong
     failure_fields: tuple[str, ...] = ()
 

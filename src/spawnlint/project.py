@@ -6,8 +6,10 @@ from __future__ import annotations
 import functools
 import posixpath
 import re
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from fnmatch import fnmatch
 
 from spawnlint.config import ConfiguredAgent, Settings
@@ -27,7 +29,7 @@ from spawnlint.model import (
     ValueKind,
     section_of,
 )
-from spawnlint.parse.rule_sentence import canonical_rule, is_rule_sentence
+from spawnlint.parse.rule_sentence import canonical_rule, is_own_words_rule, is_rule_sentence
 
 
 def _tools(*names: str) -> ToolList:
@@ -79,6 +81,7 @@ def build_project(
         spawns = wanted_spawns
     else:
         units = _units(discovery, parsed, settings, unit_ids, spawns)
+    units = tuple(_with_team_facts(u, parsed, settings) for u in units)
     uncovered = {u.id: _uncovered(u, parsed, settings) if u.spawns else () for u in units}
     problems = list(discovery.problems)
     for path in sorted(parsed):
@@ -104,7 +107,14 @@ def build_project(
         rule_insertions=_rule_insertions(settings),
         rule_scope=(settings.no_name_rule.scope, settings.no_name_rule.lines),
         failure_fields=settings.result_contract.failure_fields,
+        own_namespaces=_own_namespaces(discovery),
     )
+
+
+def _own_namespaces(discovery: Discovery) -> frozenset[str]:
+    """The plugins of the project that are here (a marketplace may list a plugin whose folder is
+    absent from this tree: nothing can be said about its agents)."""
+    return frozenset(f.plugin.name.lower() for f in discovery.files if f.plugin.name)
 
 
 def _invocable_names(discovery: Discovery) -> frozenset[str]:
@@ -361,10 +371,83 @@ def _memoised(matcher: Callable[[str], bool]) -> Callable[[str], bool]:
 
 
 def _rule_insertions(settings: Settings) -> dict[str, str]:
-    """The canonical sentence per unit kind, where the configured matcher accepts it."""
+    """The canonical sentence per unit kind (and, as "mixed <kind>", the one for a unit that also
+    spawns teammates), where the configured matcher accepts it."""
     matcher = _rule_matcher(settings)
     sentences = {kind: canonical_rule(kind) for kind in ("command", "skill", "agent")}
+    sentences.update(
+        {f"mixed {kind}": canonical_rule(kind, mixed=True) for kind in ("command", "skill", "agent")}
+    )
     return {kind: text for kind, text in sentences.items() if matcher(text)}
+
+
+def _with_team_facts(unit: Unit, parsed: Mapping[str, ParsedFile], settings: Settings) -> Unit:
+    """The unit with its team intent, its teammate spawns (SPEC §5, team units) and the sentences
+    that forbid `name` in its own words without naming the mechanism (SL203)."""
+    partial = _partial_rules(unit, parsed, settings)
+    intent = unit.is_spawning and _team_intent(unit, parsed)
+    if not intent and not partial:
+        return unit
+    teammates = tuple(s for s in unit.spawning_sites if _is_teammate(s.site, parsed)) if intent else ()
+    return replace(unit, team_intent=intent, teammates=teammates, partial_rules=partial)
+
+
+def _team_intent(unit: Unit, parsed: Mapping[str, ParsedFile]) -> bool:
+    """Whether the unit builds a team on purpose: team prose (F8), `team_name`, TeamCreate, or a
+    named spawn told to report through SendMessage."""
+    if any(path in parsed and parsed[path].team_lines for path in unit.files):
+        return True
+    return any(
+        s.site.form == "F8"
+        or s.site.team_name is not None
+        or (s.site.name is not None and s.site.told_to_report)
+        for s in unit.spawning_sites
+    )
+
+
+def _is_teammate(site: SpawnSite, parsed: Mapping[str, ParsedFile]) -> bool:
+    """In a unit with team intent: a named spawn, a team's spawn (F8), or a member described in
+    prose where it speaks of the team ("Spawn a `team-lead` agent to coordinate" in the section
+    that calls TeamCreate). An unnamed structured spawn is a subagent, `team_name` or not (it is
+    ignored since 2.1.178: `name` alone makes a teammate), and so is a prose spawn called
+    standalone or a subagent."""
+    if site.name is not None or site.form == "F8":
+        return True
+    file = parsed.get(site.path)
+    if site.confidence == "high" or file is None or _holds(file.subagent_lines, site.line):
+        return False
+    if _holds(file.teammate_lines, site.line):
+        return True
+    section = section_of(file.sections, site.line)
+    if section is None:
+        return False
+    if section.level and _holds(file.teammate_lines, section.start_line):
+        return True  # under a heading that speaks of the team ("### Preset Teams")
+    at = bisect_left(file.team_lines, section.start_line)  # team_lines are in line order
+    return at < len(file.team_lines) and file.team_lines[at] <= section.end_line
+
+
+def _holds(lines: tuple[int, ...], line: int) -> bool:
+    """Whether a sorted tuple of line numbers holds `line`."""
+    at = bisect_left(lines, line)
+    return at < len(lines) and lines[at] == line
+
+
+def _partial_rules(
+    unit: Unit, parsed: Mapping[str, ParsedFile], settings: Settings
+) -> tuple[tuple[str, Sentence], ...]:
+    """The unit's own-words rule sentences that do not name the mechanism, when the default
+    matcher (requiring it) is in force: a custom pattern alone decides what carries the rule."""
+    rule = settings.no_name_rule
+    if rule.pattern is not None or not rule.require_mechanism or unit.carries_rule:
+        return ()
+    return tuple(
+        (path, s)
+        for path in unit.files
+        if path in parsed
+        for s in parsed[path].sentences
+        if is_own_words_rule(s.text)
+    )
 
 
 def _rule_matcher(settings: Settings) -> Callable[[str], bool]:
@@ -378,11 +461,17 @@ def _rule_matcher(settings: Settings) -> Callable[[str], bool]:
 
 def _uncovered(unit: Unit, parsed: Mapping[str, ParsedFile], settings: Settings) -> tuple[Spawn, ...]:
     """The unit's spawning sites that the no-name rule does not cover, in the configured scope."""
-    sites = unit.spawning_sites
+    # a team unit's spawns are all teammates: the rule would contradict it; the first site is
+    # the unit's first in reading order (its main file first)
+    sites = sorted(
+        unit.subagent_sites,
+        key=lambda s: (s.site.path != unit.main_file, s.site.path, s.site.line, s.site.column),
+    )
     rule = settings.no_name_rule
+    stated = unit.rule_sentences + unit.partial_rules  # an incomplete rule is SL203, not SL201
     if rule.scope == "unit":
-        return () if unit.carries_rule else sites
-    return tuple(s for s in sites if not _covers(unit.rule_sentences, s.site, parsed, rule.scope, rule.lines))
+        return () if stated else tuple(sites)
+    return tuple(s for s in sites if not _covers(stated, s.site, parsed, rule.scope, rule.lines))
 
 
 def _covers(

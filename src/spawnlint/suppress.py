@@ -40,6 +40,45 @@ def selected(code: str, select: tuple[str, ...], ignore: tuple[str, ...]) -> boo
     return chosen > dropped
 
 
+Selection = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]  # select, extend-select, ignore
+
+
+def layered_selection(
+    layers: Iterable[Selection], codes: Iterable[str], opt_in: Iterable[str] = OPT_IN
+) -> tuple[str, ...]:
+    """The codes enabled by selections applied in order (the configuration's, then the command
+    line's), as ruff resolves them: a layer's `select` replaces what came before, its
+    `extend-select` adds, its `ignore` removes; within a layer the longest matching prefix wins.
+    An opt-in rule is enabled only by its own code (a prefix such as `SL1` never turns it on)."""
+    codes = tuple(codes)
+    manual = frozenset(opt_in)
+    enabled = {c for c in codes if c not in manual}
+    for select, extend, ignore in layers:
+        named = {c.upper() for c in select + extend}
+        if select:
+            enabled = {
+                c for c in codes if selected(c, select + extend, ignore) and (c not in manual or c in named)
+            }
+            continue
+        for code in codes:
+            added = _longest(code, extend) if code not in manual or code in named else -1
+            dropped = _longest(code, ignore)
+            if added > dropped:
+                enabled.add(code)
+            elif dropped > added:
+                enabled.discard(code)
+    return tuple(c for c in codes if c in enabled)
+
+
+def _longest(code: str, prefixes: tuple[str, ...]) -> int:
+    return max((len(p) for p in prefixes if code.startswith(p.upper())), default=-1)
+
+
+def exactly(enabled: tuple[str, ...], codes: Iterable[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """`select` and `ignore` for Filters that enable exactly `enabled` (none, if it is empty)."""
+    return enabled, tuple(c for c in codes if c not in enabled)
+
+
 def apply(
     diagnostics: Iterable[Diagnostic], project: Project, filters: Filters, lines: SourceLines
 ) -> list[Diagnostic]:
@@ -57,6 +96,21 @@ def suppressed(
 
 def narrow(kept: Iterable[Diagnostic], filters: Filters, lines: SourceLines) -> list[Diagnostic]:
     """The run's own choices: select/ignore, per-file ignores, PATHS and the baseline."""
+    return narrowed(kept, filters, lines)[0]
+
+
+@dataclass(frozen=True)
+class BaselineOutcome:
+    """What the baseline did: how many findings it hid, and its entries that hid nothing (their
+    finding is fixed or changed) among the selected codes and the PATHS of the run."""
+
+    hidden: int = 0
+    stale: tuple[BaselineKey, ...] = ()
+
+
+def narrowed(
+    kept: Iterable[Diagnostic], filters: Filters, lines: SourceLines
+) -> tuple[list[Diagnostic], BaselineOutcome]:
     select = filters.select + filters.extend_select if filters.select else ()
     opted = {c.upper() for c in filters.select + filters.extend_select} & OPT_IN
     out = [
@@ -67,7 +121,17 @@ def narrow(kept: Iterable[Diagnostic], filters: Filters, lines: SourceLines) -> 
         and not _per_file_ignored(d, filters.per_file_ignores)
         and (filters.paths is None or _in_paths(d, filters.paths))
     ]
-    return sorted(_without_baseline(out, filters.baseline, lines))
+    if not filters.baseline:
+        return sorted(out), BaselineOutcome()
+    left, hidden = _without_baseline(out, filters.baseline, lines)
+    stale = tuple(
+        key
+        for key, count in sorted(filters.baseline.items())
+        for _ in range(count - hidden.get(key, 0))
+        if selected(key[1], select, filters.ignore)
+        and (filters.paths is None or in_paths(key[0], filters.paths))
+    )
+    return sorted(left), BaselineOutcome(sum(hidden.values()), stale)
 
 
 def _unsuppressed(
@@ -126,18 +190,17 @@ def fingerprint(d: Diagnostic, lines: SourceLines) -> str:
 
 def _without_baseline(
     diagnostics: list[Diagnostic], baseline: Mapping[BaselineKey, int], lines: SourceLines
-) -> list[Diagnostic]:
-    if not baseline:
-        return diagnostics
-    left = Counter(baseline)
+) -> tuple[list[Diagnostic], Counter[BaselineKey]]:
+    """The findings the baseline does not hide, and how many it hid per entry."""
+    hidden: Counter[BaselineKey] = Counter()
     out = []
     for d in diagnostics:
         key = (d.path, d.code, fingerprint(d, lines))
-        if left[key] > 0:
-            left[key] -= 1  # each entry hides one finding: a second copy of it is new
+        if hidden[key] < baseline.get(key, 0):
+            hidden[key] += 1  # each entry hides one finding: a second copy of it is new
             continue
         out.append(d)
-    return out
+    return out, hidden
 
 
 def baseline_json(diagnostics: Iterable[Diagnostic], lines: SourceLines) -> str:

@@ -20,10 +20,12 @@ from spawnlint.model import (
     UnitFrontmatter,
 )
 from spawnlint.parse.frontmatter import Frontmatter, parse_tool_list, split_frontmatter
+from spawnlint.parse.grant import grant_send_message
 from spawnlint.parse.idle import idle_claims
 from spawnlint.parse.prefilter import could_yield
 from spawnlint.parse.send_message import mentions_send_message_tool, report_lines
 from spawnlint.parse.spawn_syntax import as_written, classify, split_lines
+from spawnlint.parse.team import team_lines
 
 if TYPE_CHECKING:
     from spawnlint.parse.markdown import MarkdownFacts
@@ -84,14 +86,15 @@ def parse_text(path: str, text: str, kind: FileKind, all_sentences: bool = True)
         if facts is not None:
             mentions, reports = facts.mentions_send_message, facts.report_lines
         else:  # no spawn here, but what the body says about SendMessage tells whether it reports
-            mentions = "SendMessage" in body_text and mentions_send_message_tool(body_text)
+            mentions = mentions_send_message_tool(body_text)
             reports = report_lines(lines, body_start) if mentions else ()
-        agent = _agent(path, frontmatter, mentions, reports, problems)
+        agent = _agent(path, frontmatter, mentions, reports, problems, lines)
     if frontmatter is not None and read and kind in (FileKind.COMMAND, FileKind.SKILL):
         unit_fm = UnitFrontmatter(
             _tools(path, frontmatter, ("disallowed-tools", "disallowedTools"), problems)
         )
         fork = _fork_site(path, frontmatter, lines)
+    creates, members, standalone = team_lines(lines, body_start) if facts else ((), (), ())
     return ParsedFile(
         path=path,
         kind=kind,
@@ -104,6 +107,9 @@ def parse_text(path: str, text: str, kind: FileKind, all_sentences: bool = True)
         if "spawnlint" in text
         else NO_SUPPRESSIONS,
         problems=tuple(problems),
+        team_lines=creates,
+        teammate_lines=members,
+        subagent_lines=standalone,
         idle_claims=idle_claims(lines, body_start) if kind in _BODIES_THAT_INSTRUCT else (),
     )
 
@@ -155,6 +161,7 @@ def _agent(
     mentions: bool,
     report_lines: tuple[tuple[int, int], ...],
     problems: list[Problem],
+    lines: list[str] | None = None,
 ) -> AgentRecord | None:
     name = fm.data.get("name")
     if not isinstance(name, str) or not name.strip():
@@ -169,6 +176,7 @@ def _agent(
         disallowed=disallowed,
         mentions_send_message=mentions,
         report_lines=report_lines,
+        grant_send_message=grant_send_message(path, lines, tools, disallowed) if lines else (),
     )
 
 

@@ -423,7 +423,7 @@ def _param_bullets(
     tool = _tool_in(lead_text)
     sites: list[RawSite] = []
     if len(typed) >= 2:
-        for a, params in typed:
+        for a, params in _per_spawn(per_item):
             column = len(lines[a]) - len(lines[a].lstrip()) + 1
             sites.append(RawSite("F7", a, column, tool, params, lead))
     else:
@@ -441,6 +441,19 @@ def _param_bullets(
         for a, b in items:
             claimed.update(range(a, b))
     return sites
+
+
+def _per_spawn(per_item: list[tuple[int, tuple[Param, ...]]]) -> list[tuple[int, tuple[Param, ...]]]:
+    """One group per `subagent_type` item, with the items below it up to the next one: a `name`
+    bullet belongs to the nearest spawn's own `subagent_type` bullet above it."""
+    groups: list[tuple[int, dict[str, Param]]] = []
+    for a, params in per_item:
+        if any(p.key == "subagent_type" for p in params):
+            groups.append((a, {p.key: p for p in reversed(params)}))
+        elif groups:
+            for p in params:
+                groups[-1][1].setdefault(p.key, p)
+    return [(a, tuple(group.values())) for a, group in groups]
 
 
 def _cells(line: str) -> list[tuple[str, int]]:
@@ -539,6 +552,10 @@ def _tool_in(text: str) -> str | None:
     return m.group(1) if m else None
 
 
+# A quoted value followed by the author's commentary: `"general-purpose" (it needs every tool)`
+_QUOTED_THEN_NOTE = re.compile(r"""^("[^"\n]+"|'[^'\n]+')(?=\s+(?:\(|—|–|-\s|--\s|#|//))""")
+
+
 def _item_param(lines: list[str], at: int) -> Param | None:
     line = lines[at]
     m = PARAM_ITEM_INLINE.match(line) or PARAM_ITEM.match(line)
@@ -550,6 +567,8 @@ def _item_param(lines: list[str], at: int) -> Param | None:
     if span and span.start() == 0:
         raw_value = span.group(1)
         value_column += 1
+    elif m.group("key") in ("subagent_type", "name") and (quoted := _QUOTED_THEN_NOTE.match(raw_value)):
+        raw_value = quoted.group(1)  # `"general-purpose" (it needs every tool)`: the quoted value
     if m.group("key") == "name" and (_NEGATED_VALUE.match(m.group("value")) or not raw_value):
         return None
     value, kind = classify(raw_value)

@@ -10,6 +10,18 @@ _FORBID = re.compile(
     r"\b(?:never|do\s+not|don[’']?t|must\s+not|mustn[’']?t|without|omit\w*)\b", re.IGNORECASE
 )
 _MECHANISM = re.compile(r"in_process_teammate", re.IGNORECASE)
+# `name` as the parameter, not the word: "a `name`", `name=`, "the name parameter"
+_NAME_PARAMETER = re.compile(
+    r"`name`|\bname\s*[=:]|\bname\s+(?:param\w*|argument|arg|field|key|option)\b|[\"'“]name[\"'”]",
+    re.IGNORECASE,
+)
+# A rule that makes room for named teammates: "spawn subagents (not teammates) ...", "unless its
+# prompt says how to report", "in plain Agent spawns", "for the other steps"
+_EXCEPTION = re.compile(
+    r"\b(?:team(?:mate)?s?|sub-?agents?|unless|except\w*|other|plain|ordinary|regular|normal|non-team)\b"
+    r"|SendMessage",
+    re.IGNORECASE,
+)
 
 
 def is_rule_sentence(text: str, require_mechanism: bool = True) -> bool:
@@ -23,9 +35,38 @@ def is_rule_sentence(text: str, require_mechanism: bool = True) -> bool:
     )
 
 
-def canonical_rule(kind: str) -> str:
-    """The sentence `--fix` inserts; it satisfies the default matcher."""
+# The forbidding governs the `name` mention: a few words between them, no clause break
+# ("omit `team_name=` and use `name=`" forbids team_name, not name)
+_GAP = r"(?:(?![,;:]|\s(?:and|but|or|then|use)\s)[^.!?\n]){0,40}?"
+
+
+def is_own_words_rule(text: str) -> bool:
+    """A sentence that forbids the `name` parameter at spawns without naming the mechanism
+    ("Don't give the Agent tool a `name`: named agents just sit there"): the rule, incomplete."""
+    if _MECHANISM.search(text) or not is_rule_sentence(text, require_mechanism=False):
+        return False
+    flat = " ".join(text.split())
+    return any(
+        re.search(rf"{_FORBID.pattern}{_GAP}(?:{n.pattern})", flat, re.IGNORECASE)
+        or re.search(rf"(?:{n.pattern}){_GAP}{_FORBID.pattern}", flat, re.IGNORECASE)
+        for n in (_NAME_PARAMETER,)
+    )
+
+
+def states_team_exception(text: str) -> bool:
+    """Whether a rule sentence makes room for teammates ("spawn subagents (not teammates)
+    without `name`"): a team unit may carry it."""
+    return bool(_EXCEPTION.search(text))
+
+
+MECHANISM_CLAUSE = "(a named spawn runs as an `in_process_teammate`, whose final answer never returns)"
+
+
+def canonical_rule(kind: str, mixed: bool = False) -> str:
+    """The sentence `--fix` inserts; it satisfies the default matcher. In a unit that also spawns
+    teammates on purpose, it is for the subagent spawns only."""
+    who = "subagents (not teammates)" if mixed else "agents"
     return (
-        "Spawn agents without the Agent tool's `name` parameter: a named spawn runs as an"
+        f"Spawn {who} without the Agent tool's `name` parameter: a named spawn runs as an"
         f" `in_process_teammate`, whose final answer never returns to this {kind}."
     )

@@ -7,13 +7,76 @@ import re
 
 from spawnlint.parse.spawn_syntax import split_lines
 
-_SEND_MESSAGE = re.compile(r"\bSendMessage\b")
+_SEND_MESSAGE = re.compile(r"\bSendMessage\b", re.IGNORECASE)  # "use sendMessage to reply" too
 
 
 _NOT_THE_TOOL = re.compile(
     r"\.\s*SendMessage\b|\bSendMessage\s*\(\s*[\"'][A-Z]|SendMessageOptions|SendMessageUpwards"
     r"|\bgameObject\b|MonoBehaviour|\bUnity\b",
 )
+# Other APIs of that name, whatever their case: a method of an object (`bot.sendMessage(`), a
+# Windows call (`::SendMessage(hWnd, ...)`, `SendMessageW(hDlg, ...)`, `SendMessage(HWND_BROADCAST`)
+_ANOTHER_API = re.compile(
+    r"[\w)\]]\.SendMessage|::\s*SendMessage|\bSendMessage[AW]?\s*\(\s*(?:h[A-Z]\w*|hwnd\w*|hdlg\w*|HWND_\w+)\b",
+    re.IGNORECASE,
+)
+# Fenced code in these languages calls another API named SendMessage (Win32, game engines, bots)
+_OTHER_LANGUAGES = frozenset(
+    [
+        "c",
+        "cpp",
+        "c++",
+        "cc",
+        "cxx",
+        "h",
+        "hpp",
+        "cs",
+        "csharp",
+        "c#",
+        "java",
+        "kotlin",
+        "kt",
+        "swift",
+        "objc",
+        "objective-c",
+        "objectivec",
+        "go",
+        "golang",
+        "rust",
+        "rs",
+        "php",
+        "ruby",
+        "rb",
+        "lua",
+        "gdscript",
+        "vb",
+        "vbnet",
+        "visualbasic",
+        "delphi",
+        "pascal",
+        "dart",
+        "scala",
+        "perl",
+    ]
+)
+_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*([^\s`{]*)")
+
+
+def _other_language_lines(lines: list[str]) -> frozenset[int]:
+    """The 0-based lines inside fenced code labelled with another programming language."""
+    inside: set[int] = set()
+    fence: str | None = None
+    other = False
+    for j, line in enumerate(lines):
+        m = _FENCE.match(line) if "``" in line or "~~" in line else None
+        if fence is None:
+            if m:
+                fence, other = m.group(1), m.group(2).lower() in _OTHER_LANGUAGES
+        elif m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not m.group(2):
+            fence = None
+        elif other:
+            inside.add(j)
+    return frozenset(inside)
 
 
 _NEGATED_BEFORE = re.compile(
@@ -29,16 +92,22 @@ _REPORT_WORDS = re.compile(
 
 
 def mentions_send_message_tool(text: str) -> bool:
-    """Whether the text names the SendMessage tool (Unity's `gameObject.SendMessage()` and
-    other APIs of that name do not count)."""
-    return any(_names_the_tool(line) for line in split_lines(text) if "SendMessage" in line)
+    """Whether the text names the SendMessage tool (Unity's `gameObject.SendMessage()`, a Windows
+    `::SendMessage(hWnd, ...)` and other APIs of that name do not count)."""
+    if not _SEND_MESSAGE.search(text):
+        return False
+    lines = split_lines(text)
+    code = _other_language_lines(lines)
+    return any(_names_the_tool(line) for j, line in enumerate(lines) if j not in code)
 
 
 def _names_the_tool(line: str) -> re.Match[str] | None:
     """The SendMessage mention of a line, unless it is another API's (`gameObject.SendMessage(`)
     or a negated one ("Do not use SendMessage; return your findings")."""
     m = _SEND_MESSAGE.search(line)
-    if m is None or _NOT_THE_TOOL.search(line) or _NEGATED_BEFORE.search(line, 0, m.start()):
+    if m is None or _NOT_THE_TOOL.search(line) or _ANOTHER_API.search(line):
+        return None
+    if _NEGATED_BEFORE.search(line, 0, m.start()):
         return None
     return m
 
@@ -47,9 +116,12 @@ def report_lines(lines: list[str], first: int = 0) -> tuple[tuple[int, int], ...
     """The 1-based lines (from index `first`) that tell the agent to report with the SendMessage
     tool, with the column of the mention."""
     found = []
+    code: frozenset[int] | None = None
     for j in range(first, len(lines)):
         line = lines[j]
-        m = _names_the_tool(line) if "SendMessage" in line else None
+        m = _names_the_tool(line) if _SEND_MESSAGE.search(line) else None
         if m and _REPORT_WORDS.search(line):
-            found.append((j + 1, m.start() + 1))
+            code = _other_language_lines(lines) if code is None else code
+            if j not in code:
+                found.append((j + 1, m.start() + 1))
     return tuple(found)

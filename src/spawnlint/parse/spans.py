@@ -7,6 +7,7 @@ import re
 from dataclasses import replace
 
 from spawnlint.model import Edit, Param, SpawnSite
+from spawnlint.parse.grant import report_instruction
 from spawnlint.parse.spawn_syntax import PARAM_KEYS
 
 # Forms whose parameters have a syntax (F7 only as a code span of its own: `` - `name: x`, ... ``);
@@ -72,7 +73,16 @@ def _prose_removal(param: Param, path: str, lines: list[str]) -> tuple[Edit, ...
 
 
 def with_removals(site: SpawnSite, lines: list[str]) -> SpawnSite:
-    """The site with each of its `name`/`team_name` params carrying the edits that delete it."""
+    """The site with each of its `name`/`team_name` params carrying the edits that delete it, and
+    (named, structured) the edit that tells it in its prompt to report with SendMessage."""
+    site = _removals(site, lines)
+    if site.name is None or site.form in _PROSE:
+        return site
+    line, column = site.prompt_at if site.prompt_at[0] else (site.line, site.column)
+    return replace(site, report_instruction=report_instruction(site.path, lines, line, column))
+
+
+def _removals(site: SpawnSite, lines: list[str]) -> SpawnSite:
     if site.form in _PROSE and site.name is not None:
         return replace(site, name=replace(site.name, removal=_prose_removal(site.name, site.path, lines)))
     if site.form == "F7" and site.name is not None and site.team_name is None:

@@ -30,6 +30,18 @@ def summary(diagnostics: Sequence[Diagnostic]) -> str:
     return f"Found {_count(len(diagnostics), 'finding')} ({counts})."
 
 
+def fixable_hint(diagnostics: Sequence[Diagnostic]) -> str:
+    """The line after the summary that says what `--fix` would do, as ruff prints it."""
+    safe = sum(1 for d in diagnostics if d.fix is not None and d.fix.safe)
+    unsafe = sum(1 for d in diagnostics if d.fix is not None and not d.fix.safe)
+    if not safe and not unsafe:
+        return ""
+    hint = f"[*] {safe} fixable with `--fix`" if safe else "[*] 0 fixable with `--fix` alone"
+    if unsafe:
+        hint += f" ({unsafe} more with `--fix --unsafe-fixes`)"
+    return hint + ".\n"
+
+
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'s' * (n != 1)}"
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from spawnlint.model import Diagnostic, Severity
+from spawnlint.report.positions import repository_prefix
 from spawnlint.report.safe import escape_controls
 
 
@@ -21,9 +22,10 @@ def _property(text: str) -> str:
 
 
 def render(diagnostics: Sequence[Diagnostic], root: str) -> str:
+    prefix = repository_prefix(root)  # annotations name files of the repository, not of --root
     out = []
     for d in diagnostics:
         level = {Severity.ERROR: "error", Severity.WARNING: "warning"}.get(d.severity, "notice")
-        props = f"file={_property(d.path)},line={d.line},col={d.column},title={_property(d.code)}"
+        props = f"file={_property(prefix + d.path)},line={d.line},col={d.column},title={_property(d.code)}"
         out.append(f"::{level} {props}::{_data(d.code + ' ' + d.message)}\n")
     return "".join(out)

@@ -46,7 +46,8 @@ def render(diagnostics: Sequence[Diagnostic], root: str) -> str:
 def _case(d: Diagnostic) -> str:
     where = f"{d.path}:{d.line}:{d.column}"
     opening = (
-        f"    <testcase classname={_attr('spawnlint.' + d.code)} name={_attr(where)} file={_attr(d.path)}>"
+        f"    <testcase classname={_attr('spawnlint.' + d.code)} name={_attr(where)} file={_attr(d.path)}"
+        f' line="{d.line}">'
     )
     message = f"{where}: {d.code} {d.message}"
     if d.severity is Severity.ERROR:

@@ -110,11 +110,19 @@ RULES: tuple[Rule, ...] = (
         "a unit carries the no-name rule but spawns nothing",
     ),
     Rule(
+        "SL203",
+        "incomplete-no-name-rule",
+        Severity.WARNING,
+        no_name.incomplete_no_name_rule,
+        "a unit forbids `name` in its own words but does not name the mechanism",
+    ),
+    Rule(
         "SL301",
         "unknown-subagent-type",
         Severity.WARNING,
         targets.unknown_subagent_type,
-        "a literal subagent_type matches no agent of the project, no built-in and no external agent",
+        "a literal subagent_type matches no agent of the project, no built-in and no external agent"
+        " (an error when it names one of the project's own plugins)",
     ),
     Rule(
         "SL302",
@@ -140,7 +148,17 @@ CODES = tuple(BY_CODE)
 
 def stamp(rule: Rule, findings: Iterable[Finding], severity: Mapping[str, str]) -> list[Diagnostic]:
     """The rule's code and configured severity on each finding: a rule cannot misreport them."""
-    level = Severity(severity.get(rule.code, rule.severity.value))
+    configured = severity.get(rule.code)
     return [
-        Diagnostic(f.path, f.line, f.column, rule.code, f.message, level, f.related, f.fix) for f in findings
+        Diagnostic(
+            f.path,
+            f.line,
+            f.column,
+            rule.code,
+            f.message,
+            Severity(configured) if configured else (f.severity or rule.severity),
+            f.related,
+            f.fix,
+        )
+        for f in findings
     ]

@@ -30,12 +30,22 @@ def _unname(site: SpawnSite, safe: bool) -> Fix | None:
     return Fix(site.name.removal + team, safe)
 
 
+_LISTED = 8  # names shown in a message before "and N more"
+
+
+def capped(names: tuple[str, ...] | list[str], most: int = _LISTED) -> str:
+    """Names joined for a message, the first few only: "Read, Grep and 99,998 more"."""
+    if len(names) <= most:
+        return ", ".join(names)
+    return f"{', '.join(names[:most])} and {len(names) - most:,} more"
+
+
 def why_mute(agent: Agent) -> str:
     if agent.disallowed is not None and agent.disallowed.includes("SendMessage"):
         return "its disallowedTools remove SendMessage"
     if agent.tools is not None and not agent.tools.raw:
         return "it has no tools, so no SendMessage"
-    listed = ", ".join(agent.tools.raw) if agent.tools else ""
+    listed = capped(agent.tools.raw) if agent.tools else ""
     where = " as configured in `agents`" if agent.path is None and not agent.builtin else ""
     return f"its tools ({listed}){where} lack SendMessage"
 
@@ -52,25 +62,48 @@ def _channel_locations(agents: tuple[Agent, ...]) -> tuple[Location, ...]:
     )
 
 
+_BOTH_FIXES = "spawn it without `name`, or add SendMessage to its tools and tell it to report"
+
+
 def named_spawn_mute_agent(project: Project) -> Iterator[Finding]:
+    teams = frozenset(u.id for u in project.units if u.team_intent)
     for spawn, agents in _named_spawns(project):
-        if any(a.can_report for a in agents):
+        mute = tuple(a for a in agents if not a.can_report)
+        if not mute:
             continue
-        name, agent = spawn.site.name, agents[0]
+        name = spawn.site.name
         assert name is not None
+        if len(agents) == 1:
+            why = f'of agent "{mute[0].id}" cannot report: {why_mute(mute[0])}'
+        else:  # several agents share the id: whichever Claude Code picks may be mute
+            target = spawn.site.subagent_type.value if spawn.site.subagent_type else "general-purpose"
+            listed = capped([f'"{a.id}" ({why_mute(a)})' for a in mute], 3)
+            why = f'of "{target}" may not report: {len(agents)} agents share the id, and {listed} cannot'
         yield Finding(
             spawn.site.path,
             name.line,
             name.column,
-            f'named spawn "{name.value}" of agent "{agent.id}" cannot report: {why_mute(agent)}.'
-            " A named spawn runs as an in_process_teammate whose final answer never returns;"
-            " spawn it without `name`",
-            _channel_locations(agents),
-            _unname(spawn.site, safe=True),
+            f'named spawn "{name.value}" {why}. A named spawn runs as an in_process_teammate whose'
+            f" final answer returns only through SendMessage; {_BOTH_FIXES}",
+            _channel_locations(mute),
+            _give_channel(project, spawn, mute) if spawn.unit in teams else _unname(spawn.site, safe=True),
         )
 
 
+def _give_channel(project: Project, spawn: Spawn, mute: tuple[Agent, ...]) -> Fix | None:
+    """In a team the `name` is wanted: SendMessage added to the agent's tools, and the spawn's
+    prompt told to report with it. Unsafe: it changes the agent for every spawn of it."""
+    if len(mute) != 1 or mute[0].path is None or not spawn.site.report_instruction:
+        return None
+    parsed = project.files.get(mute[0].path)
+    record = next((a for a in parsed.agents if a.name == mute[0].name), None) if parsed else None
+    if record is None or not record.grant_send_message:
+        return None
+    return Fix(record.grant_send_message + spawn.site.report_instruction, safe=False)
+
+
 def named_spawn_no_report(project: Project) -> Iterator[Finding]:
+    teams = frozenset(u.id for u in project.units if u.team_intent)
     for spawn, agents in _named_spawns(project):
         site = spawn.site
         if not all(a.can_report for a in agents):
@@ -80,6 +113,8 @@ def named_spawn_no_report(project: Project) -> Iterator[Finding]:
         name, agent = site.name, agents[0]
         assert name is not None
         related = tuple(Location(a.path, a.name_line, 1, f'agent "{a.id}"') for a in agents if a.path)
+        in_team = spawn.unit in teams
+        told = Fix(site.report_instruction, safe=False) if site.report_instruction else None
         yield Finding(
             site.path,
             name.line,
@@ -88,7 +123,7 @@ def named_spawn_no_report(project: Project) -> Iterator[Finding]:
             " nothing tells it to report with SendMessage, so its final answer is lost;"
             " spawn it without `name`, or tell it in the prompt to send its result with SendMessage",
             related,
-            _unname(site, safe=False),  # unsafe: telling it to report would also do
+            told if in_team else _unname(site, safe=False),  # unsafe: either would do
         )
 
 

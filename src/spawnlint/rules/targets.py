@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 
-from spawnlint.model import Finding, Location, Project, ValueKind
+from spawnlint.model import Finding, Location, Project, Severity, ValueKind
 
 
 def unknown_subagent_type(project: Project) -> Iterator[Finding]:
     lowered: dict[str, str] = {}
     close_to: Callable[[str], list[str]] | None = None  # made for the first unknown target only
     hints: dict[str, list[str]] = {}  # one fuzzy search per distinct value
+    own = project.own_namespaces
     for spawn in project.spawns:
         target = spawn.site.subagent_type
         if target is None or spawn.target.status != "unknown" or target.kind is not ValueKind.LITERAL:
@@ -33,6 +34,17 @@ def unknown_subagent_type(project: Project) -> Iterator[Finding]:
             else ("; define the agent, fix the name, or list it under `agents` in the configuration")
         )
         line, column = target.value_position
+        namespace, colon, _name = value.partition(":")
+        if colon and namespace in own:  # `shop:critic` in plugin shop: deleted or renamed
+            yield Finding(
+                spawn.site.path,
+                line,
+                column,
+                f'subagent_type "{target.value}" names plugin "{namespace}" of this project, but none'
+                f" of its agents matches (deleted, renamed or misspelt){suggestion}",
+                severity=Severity.ERROR,
+            )
+            continue
         yield Finding(
             spawn.site.path,
             line,

@@ -10,11 +10,12 @@ from collections.abc import Iterator, Mapping, Set
 from dataclasses import dataclass
 from fnmatch import fnmatch
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from spawnlint.cache import discovered
 from spawnlint.config import Settings, load_settings
 from spawnlint.discover import Discovery, Plugin, SourceFile, find_root
+from spawnlint.guard.call import Call
 from spawnlint.model import Agent, FileKind, Finding, Param, ParsedFile, Project, SpawnSite, ValueKind
 from spawnlint.parse import decode, parse_agent_definition
 from spawnlint.parse.send_message import mentions_send_message_tool
@@ -22,9 +23,6 @@ from spawnlint.project import DEFAULT_AGENT, build_project
 from spawnlint.rules import CODES
 from spawnlint.rules.return_channel import named_spawn_mute_agent, named_spawn_no_report
 from spawnlint.suppress import selected
-
-if TYPE_CHECKING:
-    from spawnlint.guard import Call
 
 CALL_PATH = "<PreToolUse call>"  # the one spawn site of the model built for a call
 USER_AGENTS = "~/.claude"  # where outside agents appear in the model (never read by path)
@@ -42,6 +40,7 @@ class Target:
     agents: tuple[Agent, ...]
     mute: bool  # SL101 fires (and the project has it on)
     untold: bool  # SL102 fires (and the project has it on)
+    mode: str = "deny"  # the project's `[guard] mode`: "deny" or "rewrite"
 
 
 def target_of(call: Call) -> Target:
@@ -56,6 +55,7 @@ def target_of(call: Call) -> Target:
         spawn.target.agents,
         _enabled("SL101", settings) and bool(_findings(named_spawn_mute_agent(project))),
         _enabled("SL102", settings) and bool(_findings(named_spawn_no_report(project))),
+        settings.guard_mode,
     )
 
 
