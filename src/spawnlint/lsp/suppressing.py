@@ -31,11 +31,8 @@ def file_wide(d: Diagnostic, lines: list[str], kind: FileKind, callables: Sequen
     """An `ignore-file` comment for the finding's code at the end of the file, if it holds."""
     if d.code == "SL900" or not lines:
         return None
-    comment = (
-        f"# spawnlint: ignore-file[{d.code}]"
-        if kind is FileKind.PYTHON
-        else (f"<!-- spawnlint: ignore-file[{d.code}] -->")
-    )
+    marker = f"spawnlint: ignore-file[{d.code}]"  # not written out whole: it would silence this file
+    comment = f"# {marker}" if kind is FileKind.PYTHON else f"<!-- {marker} -->"
     last = lines[-1]
     insertion = (len(lines), len(last) + 1, ("\n" if last else "") + "\n" + comment + "\n")
     before = _reading(_parse(d.path, lines, kind, callables))
