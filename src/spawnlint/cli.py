@@ -9,14 +9,13 @@ import traceback
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
-from fnmatch import fnmatch
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from spawnlint import __version__
 from spawnlint.atomic import write_atomically
-from spawnlint.config import ConfigError, Settings, load_settings, show
-from spawnlint.discover import find_root
+from spawnlint.config import ConfigError, Settings, load_settings, show, with_excludes
+from spawnlint.discover import excluded_by, find_root
 from spawnlint.model import Diagnostic, Project, Severity
 from spawnlint.report import FORMATS
 from spawnlint.report.colour import colourise, without_summary
@@ -99,6 +98,8 @@ def _check_parser(verbs: Verbs) -> None:
     check.add_argument("--statistics", action="store_true", help="print a count per rule instead")
     check.add_argument("--baseline", type=Path, help="a baseline file: hide the findings it records")
     check.add_argument("--write-baseline", type=Path, metavar="FILE", help="record today's findings")
+    check.add_argument("--exclude", action="append", help="paths not read (replaces the configured list)")
+    check.add_argument("--extend-exclude", action="append", default=[], help="more paths not read")
     check.add_argument("--config", type=Path, help="the configuration file (default: the nearest)")
     check.add_argument("--show-settings", action="store_true", help="print the settings used, and from where")
     check.add_argument(
@@ -176,6 +177,10 @@ def _rule_parser(verbs: Verbs) -> None:
     rule = _verb(verbs, "rule", help="print a rule's page")
     rule.add_argument("code", nargs="?", help="e.g. SL101; without it, list the rules")
     rule.add_argument("--all", action="store_true", help="print every rule's page")
+
+
+def _patterns(values: list[str]) -> tuple[str, ...]:
+    return tuple(p.strip() for v in values for p in v.split(",") if p.strip())
 
 
 def _codes(values: list[str]) -> tuple[str, ...]:
@@ -292,6 +297,8 @@ def _check(args: argparse.Namespace) -> int:
     if root is None:
         return 2
     settings = load_settings(root, Path.cwd(), args.config, CODES)
+    exclude = None if args.exclude is None else _patterns(args.exclude)
+    settings = with_excludes(settings, exclude, _patterns(args.extend_exclude))
     if args.show_settings:
         sys.stdout.write(show(settings))
         return 0
@@ -560,9 +567,7 @@ def _report_paths(raw: list[str], root: Path, exclude: tuple[str, ...]) -> tuple
 
 def _excluded_by(path: str, exclude: tuple[str, ...]) -> str | None:
     """The configured `exclude` pattern that takes the path out of the project, as discovery reads it."""
-    return next(
-        (p for p in exclude if path and (fnmatch(path, p) or path.startswith(p.rstrip("/") + "/"))), None
-    )
+    return excluded_by(path, exclude)
 
 
 def _rule(code: str | None, every: bool = False) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +48,53 @@ class ConfiguredAgent:
     tools_known: bool = True  # False for `true`: the agent exists, its tools are not stated
 
 
+# Folders that are never a plugin's source, skipped even when not git-ignored (ruff's list,
+# adapted): a name matches at any depth; `build/` and `dist/` only at the project root, where they
+# are build output (`skills/build/` is a real skill). tests/, examples/, .claude/ are read.
+DEFAULT_EXCLUDE = (
+    ".git",
+    ".venv",
+    "venv",
+    "node_modules",
+    "site-packages",
+    "__pypackages__",
+    ".tox",
+    ".nox",
+    "__pycache__",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
+    "/build",
+    "/dist",
+)
+# Folders of other agent harnesses: Claude Code loads nothing from them, so they are not read.
+OTHER_HARNESSES = (
+    ".agents",
+    ".clinerules",
+    ".codex",
+    ".codex-plugin",
+    ".cursor",
+    ".cursor-plugin",
+    ".gemini",
+    "/.github/agents",
+    "/.github/prompts",
+    "/.github/skills",
+    ".kiro",
+    ".opencode",
+    ".opencode-plugin",
+    ".roo",
+    ".windsurf",
+)
+
+
+def excluded_paths(
+    exclude: tuple[str, ...], extend_exclude: tuple[str, ...], other_harnesses: tuple[str, ...]
+) -> tuple[str, ...]:
+    """Every pattern of what is not read: `exclude` (which replaces the defaults), `extend-exclude`
+    (which adds to them) and the other harnesses' folders."""
+    return tuple(dict.fromkeys(exclude + extend_exclude + other_harnesses))
+
+
 @dataclass(frozen=True)
 class Settings:
     select: tuple[str, ...] = ()
@@ -56,7 +103,10 @@ class Settings:
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     strict: bool = False
     severity: Mapping[str, str] = field(default_factory=dict)
-    exclude: tuple[str, ...] = ()
+    # what discovery skips: every pattern of `excluded_paths` (see with_excludes for the parts)
+    exclude: tuple[str, ...] = excluded_paths(DEFAULT_EXCLUDE, (), OTHER_HARNESSES)
+    extend_exclude: tuple[str, ...] = ()
+    other_harnesses: tuple[str, ...] = OTHER_HARNESSES
     units: tuple[str, ...] = ("commands", "skills")
     agents: tuple[ConfiguredAgent, ...] = ()
     max_file_bytes: int = 2 * 1024 * 1024
@@ -77,6 +127,8 @@ _KEYS = {
     "strict",
     "severity",
     "exclude",
+    "extend-exclude",
+    "other-harnesses",
     "units",
     "agents",
     "max-file-size",
@@ -194,7 +246,13 @@ def _settings(table: dict[str, Any], source: str, known: tuple[str, ...]) -> Set
         per_file_ignores=_per_file_ignores(table.get("per-file-ignores", {}), known),
         strict=strict,
         severity=_severity(table.get("severity", {}), known),
-        exclude=_strings(table, "exclude"),
+        exclude=excluded_paths(
+            _strings(table, "exclude", DEFAULT_EXCLUDE),
+            _strings(table, "extend-exclude"),
+            _strings(table, "other-harnesses", OTHER_HARNESSES),
+        ),
+        extend_exclude=_strings(table, "extend-exclude"),
+        other_harnesses=_strings(table, "other-harnesses", OTHER_HARNESSES),
         units=units,
         agents=_agents(table.get("agents", {})),
         max_file_bytes=max_size,
@@ -204,6 +262,19 @@ def _settings(table: dict[str, Any], source: str, known: tuple[str, ...]) -> Set
         guard_mode=_guard_mode(table.get("guard", {})),
         source=source,
     )
+
+
+def with_excludes(
+    settings: Settings, exclude: tuple[str, ...] | None, extend_exclude: tuple[str, ...]
+) -> Settings:
+    """The settings with the command line's `--exclude` (replacing the configured or default list)
+    and `--extend-exclude` (adding to it)."""
+    if exclude is None and not extend_exclude:
+        return settings
+    if exclude is None:
+        return replace(settings, exclude=settings.exclude + extend_exclude)
+    extend = settings.extend_exclude + extend_exclude
+    return replace(settings, exclude=excluded_paths(exclude, extend, settings.other_harnesses))
 
 
 def _severity(value: Any, known: tuple[str, ...]) -> dict[str, str]:
@@ -311,7 +382,9 @@ def show(settings: Settings) -> str:
         f"per-file-ignores = {dict((g, list(c)) for g, c in settings.per_file_ignores)}",
         f"strict = {str(settings.strict).lower()}",
         f"severity = {dict(settings.severity)}",
-        f"exclude = {list(settings.exclude)}",
+        f"exclude = {list(settings.exclude)}  # in effect: extend-exclude and other-harnesses too",
+        f"extend-exclude = {list(settings.extend_exclude)}",
+        f"other-harnesses = {list(settings.other_harnesses)}",
         f"units = {list(settings.units)}",
         f"max-file-size = {settings.max_file_bytes}",
         f"agents = {dict((a.pattern, _agent_value(a)) for a in settings.agents)}",
