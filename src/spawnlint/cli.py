@@ -55,6 +55,7 @@ def _parser() -> argparse.ArgumentParser:
     _transcripts_parser(verbs)
     _guard_parser(verbs)
     _rule_parser(verbs)
+    _add_editor_options(verbs)
     return parser
 
 
@@ -210,6 +211,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _audit(args)
         if args.verb == "transcripts":
             return _transcripts(args)
+        if args.verb == "lsp":
+            return _lsp()
         return _check(args)
     except ConfigError as exc:
         print(f"spawnlint: {exc}", file=sys.stderr)
@@ -306,7 +309,10 @@ def _check(args: argparse.Namespace) -> int:
     if unknown:
         print(f"spawnlint: unknown rule code or prefix: {', '.join(unknown)}", file=sys.stderr)
         return 2
-    paths = _report_paths(args.paths, root, settings.exclude)
+    stdin = _read_stdin(args, root) if "-" in args.paths or args.stdin_filename else None
+    if isinstance(stdin, int):
+        return stdin
+    paths = (next(iter(stdin)),) if stdin else _report_paths(args.paths, root, settings.exclude)
     if isinstance(paths, int):
         return paths
     if paths == ():
@@ -327,7 +333,10 @@ def _check(args: argparse.Namespace) -> int:
     if args.diff:
         return _diff(root, settings, filters, args.unsafe_fixes, not args.no_cache)
     with Progress.on_terminal(sys.stderr, f"checking {root}"):
-        diagnostics, outcome, fixed = _diagnostics(args, root, settings, filters, lines)
+        if stdin:
+            diagnostics, outcome, fixed = _stdin_diagnostics(args, root, settings, filters, stdin, lines)
+        else:
+            diagnostics, outcome, fixed = _diagnostics(args, root, settings, filters, lines)
     if args.write_baseline:
         return _write_baseline(args.write_baseline, diagnostics, lines, args.quiet)
     if args.baseline and not args.quiet:
@@ -602,3 +611,75 @@ def _rule(code: str | None, every: bool = False) -> int:
         return 2
     sys.stdout.write(text)
     return 0
+
+
+# Editors: `spawnlint lsp`, and `check - --stdin-filename PATH` (a buffer linted as that file).
+
+
+def _add_editor_options(verbs: Verbs) -> None:
+    check = verbs.choices["check"]
+    check.add_argument(
+        "--stdin-filename",
+        metavar="PATH",
+        help="with `-` as the path: lint standard input as this file of the project (the rest from disk)",
+    )
+    _verb(
+        verbs,
+        "lsp",
+        help="a language server for editors (LSP over standard input and output)",
+        description="Diagnostics, fixes and hover for the project as the editor holds it; needs the"
+        " `lsp` extra (pip install 'spawnlint[lsp]').",
+    )
+
+
+def _lsp() -> int:
+    try:
+        from spawnlint.lsp.server import serve
+    except ImportError as exc:
+        print(f"spawnlint lsp needs pygls: pip install 'spawnlint[lsp]' ({exc})", file=sys.stderr)
+        return 2
+    return serve()
+
+
+def _read_stdin(args: argparse.Namespace, root: Path) -> dict[str, bytes] | int:
+    """The buffer on standard input under its project path, or the exit code of a usage error."""
+    if args.paths != ["-"] or not args.stdin_filename:
+        print("spawnlint: `-` (standard input) goes alone, with --stdin-filename PATH", file=sys.stderr)
+        return 2
+    if args.fix or args.diff or args.write_baseline:
+        print("spawnlint: --fix, --diff and --write-baseline do not take standard input", file=sys.stderr)
+        return 2
+    named = Path(args.stdin_filename)
+    full = (named if named.is_absolute() else Path.cwd() / named).resolve()
+    try:
+        rel = full.relative_to(root).as_posix()
+    except ValueError:
+        print(
+            f"spawnlint: --stdin-filename {args.stdin_filename}: not inside the project {root}",
+            file=sys.stderr,
+        )
+        return 2
+    return {rel: sys.stdin.buffer.read()}
+
+
+def _stdin_diagnostics(
+    args: argparse.Namespace,
+    root: Path,
+    settings: Settings,
+    filters: Filters,
+    stdin: dict[str, bytes],
+    lines: SourceLines,
+) -> tuple[list[Diagnostic], BaselineOutcome, int]:
+    """The findings touching the buffer's file, the project read from disk around it (and what
+    the baseline did; nothing is fixed)."""
+    from spawnlint.buffers import lint_buffers
+    from spawnlint.focus import wanted
+
+    result = lint_buffers(root, settings, stdin, not args.no_cache, wanted(tuple(stdin)))
+    for path, data in stdin.items():  # baseline fingerprints read the buffer's lines, not the disk's
+        text = data.decode("utf-8-sig", "replace")
+        lines.cache[path] = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if args.verbose:
+        _print_tracebacks(result.project)
+    kept = suppressed(result.diagnostics, result.project, filters.severity)
+    return (*narrowed(kept, filters, lines), 0)
