@@ -255,6 +255,7 @@ def _audit(args: argparse.Namespace) -> int:
     if root is None:
         return 2
     settings = load_settings(root, Path.cwd(), args.config, CODES)
+    _warn_of_a_distrusted_cache(True)
     with Progress.on_terminal(sys.stderr, f"auditing {root}"):
         result = lint(root, settings)
     diagnostics = apply(result.diagnostics, result.project, _filters(settings), SourceLines(root))
@@ -302,6 +303,7 @@ def _check(args: argparse.Namespace) -> int:
     if args.show_settings:
         sys.stdout.write(show(settings))
         return 0
+    _warn_of_a_distrusted_cache(not args.no_cache)
     cli_codes = _codes(args.select) + _codes(args.extend_select) + _codes(args.ignore)
     unknown = [c for c in cli_codes if not any(code.startswith(c) for code in CODES)]
     if unknown:
@@ -408,6 +410,19 @@ def _diagnostics(
     return (*narrowed(kept, filters, lines), fix_count)
 
 
+def _warn_of_a_distrusted_cache(use_cache: bool) -> None:
+    """Once a run: the cache folder is not used (cache.py refuses it), and why."""
+    from spawnlint.cache import cache_dir, distrusted
+
+    why = distrusted() if use_cache else None
+    if why:
+        folder = printable(str(cache_dir()))
+        print(
+            f"spawnlint: warning: cache folder {folder} not used: {why}; running without the cache",
+            file=sys.stderr,
+        )
+
+
 def _filters(settings: Settings) -> Filters:
     return Filters(
         select=settings.select,
@@ -481,23 +496,32 @@ def _fix(
     """Fix to a fixed point; the lint of the files as they end up, when the last pass had it,
     and how many findings were fixed."""
     from spawnlint.engine import lint
-    from spawnlint.fix import fixed_count, plan, write
+    from spawnlint.fix import clear_temporary_files, fixed_count, plan, write
 
     fixed = 0
     files: set[str] = set()
+    left: dict[str, str] = {}  # path -> why it was not fixed
     final: Result | None = None
-    for _ in range(_FIX_PASSES):
+    for number in range(_FIX_PASSES):
         result = lint(root, settings, use_cache=cache)
+        if number == 0 and (cleared := clear_temporary_files(root, result.project)):
+            print(
+                f"spawnlint: removed {_plural(cleared, 'temporary file')} of an interrupted --fix",
+                file=sys.stderr,
+            )
         found = apply(result.diagnostics, result.project, filters, SourceLines(root))
-        changes = plan(root, found, result.project, unsafe)
+        changes = [c for c in plan(root, found, result.project, unsafe) if c.path not in left]
         if not changes:
             final = result  # nothing left to write: this lint is the files' state
             break
-        written = [c for c in changes if write(root, c)]
+        left.update((c.path, why) for c in changes if (why := write(root, c)) is not None)
+        written = [c for c in changes if c.path not in left]
         fixed += fixed_count(written)
         files.update(c.path for c in written)
         if not written:
             break
+    for path, why in sorted(left.items()):
+        print(f"spawnlint: {printable(path)}: not fixed: {why}", file=sys.stderr)
     print(f"fixed {_plural(fixed, 'finding')} in {_plural(len(files), 'file')}", file=sys.stderr)
     return final, fixed
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -340,10 +341,7 @@ def _no_name_rule(table: Any) -> NoNameRule:
     if pattern is not None:
         if not isinstance(pattern, str):
             raise TypeError("`no-name-rule.pattern` must be a string")
-        try:
-            re.compile(pattern)
-        except re.error as exc:
-            raise ValueError(f"`no-name-rule.pattern` is not a valid regular expression: {exc}") from exc
+        _compiled(pattern)
     scope = table.get("scope", "unit")
     lines = 0
     if not isinstance(scope, str):
@@ -354,6 +352,58 @@ def _no_name_rule(table: Any) -> NoNameRule:
     elif scope not in ("unit", "section"):
         raise ValueError('`no-name-rule.scope` must be "unit", "section" or "lines:N"')
     return NoNameRule(require, pattern, scope, lines)
+
+
+# A pattern from the configuration is matched against every sentence of the project, and a pull
+# request can change the configuration its own CI runs with: a pattern that backtracks
+# catastrophically (`(a|aa)+$` on 60 `a`s takes hours) must stop the run, not hang it. The
+# standard `re` cannot be interrupted; the `regex` package (re-compatible syntax, wheels for
+# Linux, macOS and Windows) takes a timeout per search.
+SENTENCE_SECONDS = 0.5  # an ordinary pattern takes microseconds on a sentence
+RUN_SECONDS = 20.0  # and all of them together, for a pattern slow on every sentence
+
+
+def _compiled(pattern: str) -> Any:
+    import regex  # only a configured pattern needs it (~45 ms to import)
+
+    try:
+        return regex.compile(pattern, regex.IGNORECASE)
+    except (regex.error, ValueError, OverflowError, RecursionError) as exc:
+        raise ValueError(f"`no-name-rule.pattern` is not a valid regular expression: {exc}") from exc
+
+
+def rule_pattern_matcher(pattern: str, source: str | None = None) -> Callable[[str], bool]:
+    """A search for the configured rule pattern (case-insensitive) that stops the run with a
+    ConfigError instead of backtracking for hours: each search is bounded, and so is the time of
+    all of them."""
+    compiled = _compiled(pattern)
+    spent = [0.0]
+
+    def search(text: str) -> bool:
+        allowed = min(SENTENCE_SECONDS, RUN_SECONDS - spent[0])
+        started = time.monotonic()
+        try:
+            return compiled.search(text, timeout=max(allowed, 0.001)) is not None
+        except TimeoutError:
+            raise ConfigError(_too_slow(pattern, source, text, allowed < SENTENCE_SECONDS)) from None
+        finally:
+            spent[0] += time.monotonic() - started
+
+    return search
+
+
+def _too_slow(pattern: str, source: str | None, text: str, overall: bool) -> str:
+    where = f"{source}: " if source else ""
+    sample = text[:60].encode("unicode_escape").decode("ascii") + ("..." if len(text) > 60 else "")
+    took = (
+        f"more than {RUN_SECONDS:g} s over the project's sentences"
+        if overall
+        else (f"more than {SENTENCE_SECONDS:g} s on one sentence ({sample!r})")
+    )
+    return (
+        f"{where}`no-name-rule.pattern` {pattern!r} took {took}: it backtracks catastrophically"
+        " (nested or overlapping repeats such as `(a|aa)+`); rewrite it without them"
+    )
 
 
 def _result_contract(table: Any) -> ResultContract:

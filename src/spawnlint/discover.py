@@ -201,8 +201,12 @@ def _claim_of(path: str, claims: Mapping[str, tuple[str, Plugin]]) -> tuple[str,
 
 
 def _list_files(root: Path, problems: list[Problem]) -> tuple[list[str], list[tuple[int, ...]]]:
-    listed = _git_files(root)
-    found = _scan(str(root)) if listed is None else _lstat_each(str(root), listed)
+    listed = _git_files(root, problems)
+    if listed is None:
+        found = _scan(str(root), problems)
+    else:
+        found = _lstat_each(str(root), listed, problems)
+        found.update(_untracked_special_files(root, found))
     real_root = os.path.realpath(root)
     paths: list[str] = []
     identities: list[tuple[int, ...]] = []
@@ -247,24 +251,95 @@ def _link_target(root: Path, real_root: str, path: str, problems: list[Problem])
         return None
 
 
-def _lstat_each(root: str, paths: list[str]) -> dict[str, os.stat_result | None]:
+def _lstat_each(root: str, paths: list[str], problems: list[Problem]) -> dict[str, os.stat_result | None]:
     found: dict[str, os.stat_result | None] = {}
     prefix = os.path.join(root, "")
+    denied = {p.finding.path for p in problems}  # git said it could not open them
     for path in paths:
         try:
             found[path] = os.lstat(prefix + path)
-        except OSError:
+        except (FileNotFoundError, NotADirectoryError):
+            found[path] = None  # in git's index, deleted from the work tree
+        except OSError as exc:
             found[path] = None
+            _folder_denied(posixpath.dirname(path), exc, denied, problems)
     return found
 
 
-def _git_files(root: Path) -> list[str] | None:
+def _folder_denied(folder: str, exc: OSError, denied: set[str], problems: list[Problem]) -> None:
+    """One SL002 for a folder whose files cannot be reached (no execute permission)."""
+    if folder not in denied:
+        denied.add(folder)
+        why = f"folder cannot be searched ({exc.strerror or exc}); its files are not checked"
+        problems.append(_unreadable(folder or ".", why))
+
+
+_COMPONENT_FOLDERS = frozenset({"agents", "commands"})
+# Names of the files spawnlint reads: a FIFO or socket so named is said, never opened.
+_READ_SUFFIXES = (".md", ".markdown", ".mdx", ".py", ".json")
+
+
+def _untracked_special_files(
+    root: Path, found: Mapping[str, os.stat_result | None]
+) -> dict[str, os.stat_result]:
+    """FIFOs, sockets and devices with the names of files spawnlint reads, at the top and in the
+    folders under `agents/` or `commands/` that hold files git lists, and not ignored: git lists
+    none of them (it tracks only files and links), yet each is a component that cannot be read.
+    One scandir a folder, on a few of a tree's folders (135 of 691 on the largest real tree;
+    skill folders, hundreds in some trees, are not searched: a run pays for it every time)."""
+    listed = {path.rpartition("/")[0] for path in found}
+    folders = {f for f in listed if _COMPONENT_FOLDERS & set(f.split("/"))} | {""}
+    special: dict[str, os.stat_result] = {}
+    for folder in sorted(folders):
+        try:
+            with os.scandir(os.path.join(root, folder)) as entries:
+                for entry in entries:
+                    if not entry.name.lower().endswith(_READ_SUFFIXES) or _is_ordinary(entry):
+                        continue
+                    path = f"{folder}/{entry.name}" if folder else entry.name
+                    if path not in found:
+                        special[path] = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+    for path in _git_ignored(root, list(special)):
+        del special[path]
+    return special
+
+
+def _is_ordinary(entry: os.DirEntry[str]) -> bool:
+    try:
+        return (
+            entry.is_file(follow_symlinks=False) or entry.is_dir(follow_symlinks=False) or entry.is_symlink()
+        )
+    except OSError:
+        return True
+
+
+def _git_ignored(root: Path, paths: list[str]) -> list[str]:
+    if not paths:
+        return []
+    import subprocess
+
+    try:
+        out = subprocess.run(
+            ["git", "check-ignore", "--no-index", "-z", "--stdin"],
+            cwd=root,
+            input="\0".join(paths).encode("utf-8", "surrogateescape"),
+            capture_output=True,
+            timeout=60,
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return []
+    return [p for p in out.decode("utf-8", "surrogateescape").split("\0") if p in paths]
+
+
+def _git_files(root: Path, problems: list[Problem]) -> list[str] | None:
     if not (root / ".git").exists() and find_root(root) == root.resolve():
         return None
     import subprocess  # here: a project that is no git work tree never starts git
 
     try:
-        out = subprocess.run(
+        done = subprocess.run(
             [
                 "git",
                 "-c",
@@ -281,26 +356,59 @@ def _git_files(root: Path) -> list[str] | None:
             capture_output=True,
             timeout=60,
             check=True,
-        ).stdout
+            env={**os.environ, "LC_ALL": "C"},  # its warnings in English: they are read below
+        )
     except (OSError, subprocess.SubprocessError):
         return None
+    problems.extend(_unopened_folders(root, done.stderr.decode("utf-8", "surrogateescape")))
     # listed but deleted from the work tree: _list_files drops those (one lstat a file)
-    return [p for p in out.decode("utf-8", "surrogateescape").split("\0") if p]
+    return [p for p in done.stdout.decode("utf-8", "surrogateescape").split("\0") if p]
 
 
-def _scan(root: str) -> dict[str, os.stat_result | None]:
+_UNOPENED = re.compile(r"^warning: could not open directory '(.+)/': (.+)$", re.M)
+
+
+def _unopened_folders(root: Path, stderr: str) -> list[Problem]:
+    """The folders git could not list (no read permission): their untracked files are unknown.
+    git names them from the top of the work tree, which may be above `root`."""
+    found = _UNOPENED.findall(stderr)
+    if not found:
+        return []
+    import subprocess
+
+    try:
+        prefix = (
+            subprocess.run(
+                ["git", "rev-parse", "--show-prefix"], cwd=root, capture_output=True, timeout=60, check=True
+            )
+            .stdout.decode("utf-8", "surrogateescape")
+            .strip()
+        )
+    except (OSError, subprocess.SubprocessError):
+        prefix = ""
+    return [
+        _unreadable(folder.removeprefix(prefix), f"folder cannot be read ({why}); its files are not checked")
+        for folder, why in found
+        if folder.startswith(prefix)
+    ]
+
+
+def _scan(root: str, problems: list[Problem]) -> dict[str, os.stat_result | None]:
     """Every file below `root` with its lstat, skipping tool and VCS folders; a symlinked folder
     is listed, never entered (_list_files says where it points). One lstat a file, done by
     scandir's entries: no path joined or split in Python."""
     found: dict[str, os.stat_result | None] = {}
     folders = [("", root)]
+    denied: set[str] = set()
     while folders:
         prefix, folder = folders.pop()
         try:
             with os.scandir(folder) as listed:
                 entries = list(listed)
-        except OSError:
-            continue  # an unreadable folder is skipped, as os.walk does
+        except OSError as exc:
+            why = f"folder cannot be read ({exc.strerror or exc}); its files are not checked"
+            problems.append(_unreadable(prefix.rstrip("/") or ".", why))
+            continue
         for entry in entries:
             name = entry.name
             try:
@@ -315,8 +423,8 @@ def _scan(root: str) -> dict[str, os.stat_result | None]:
                 continue  # a link to a folder that is skipped
             try:
                 found[prefix + name] = entry.stat(follow_symlinks=False)
-            except OSError:
-                found[prefix + name] = None
+            except OSError as exc:
+                _folder_denied(prefix.rstrip("/"), exc, denied, problems)
     return found
 
 

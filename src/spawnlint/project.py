@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from fnmatch import fnmatch
 
-from spawnlint.config import ConfiguredAgent, Settings
+from spawnlint.config import ConfiguredAgent, Settings, rule_pattern_matcher
 from spawnlint.discover import Discovery, Plugin, SourceFile
 from spawnlint.focus import Wanted, problem_wanted, spawn_wanted, unit_wanted
 from spawnlint.model import (
@@ -548,8 +548,7 @@ def _rule_matcher(settings: Settings) -> Callable[[str], bool]:
     """The configured test for a no-name rule sentence: a custom regex, or the default matcher."""
     rule = settings.no_name_rule
     if rule.pattern is not None:
-        compiled = re.compile(rule.pattern, re.IGNORECASE)
-        return lambda text: bool(compiled.search(text))
+        return rule_pattern_matcher(rule.pattern, settings.source)
     return lambda text: is_rule_sentence(text, rule.require_mechanism)
 
 

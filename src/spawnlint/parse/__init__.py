@@ -82,6 +82,8 @@ def parse_text(path: str, text: str, kind: FileKind, all_sentences: bool = True)
     body_text = "\n".join(lines[body_start:])
     body = all_sentences or could_yield(body_text)
     facts = _body_facts(path, lines, body_start, all_sentences) if body else None
+    if facts is not None and facts.unread_line:
+        problems.append(_too_deep(path, facts.unread_line))
     if frontmatter is not None and kind is FileKind.AGENT:
         if facts is not None:
             mentions, reports = facts.mentions_send_message, facts.report_lines
@@ -135,6 +137,16 @@ def _body_facts(path: str, lines: list[str], body_start: int, all_sentences: boo
     from spawnlint.parse.markdown import analyse  # markdown-it, only for files that need it
 
     return analyse(path, lines, body_start, all_sentences)
+
+
+def _too_deep(path: str, line: int) -> Problem:
+    from spawnlint.parse.markdown import MAX_NESTING
+
+    why = (
+        f"markdown nested more than {MAX_NESTING} blocks deep (quotes, lists) from this line: the"
+        " file is not fully read; flatten the nesting"
+    )
+    return Problem("SL002", Finding(path, line, 1, why))
 
 
 def _frontmatter_is_read(path: str, kind: FileKind, frontmatter: Frontmatter) -> bool:
