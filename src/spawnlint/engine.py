@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,17 +31,21 @@ def lint(
     use_cache: bool = True,
     listing: Listing | None = None,
     focus: Wanted | None = None,
+    overrides: Mapping[str, bytes] | None = None,
 ) -> Result:
     """The project and its findings; with `focus`, at least every finding touching a wanted path
-    (and only the part of the project that can yield them: see focus.py)."""
+    (and only the part of the project that can yield them: see focus.py); with `overrides`, the
+    files it names are read from it, not from the disk (see parse_overridden)."""
     listing = listing or list_files(root)
     discovery = discovered(root, settings.exclude, listing, use_cache)
     needed = files_needed(discovery, focus) if focus is not None else None
     present = frozenset(listing.paths) if needed is not None else ()
     cache = ParseCache.open(root, settings, only=needed, present=present) if use_cache else None
-    parsed = parse_all(discovery, settings, cache, listing, needed)
+    parsed = parse_all(discovery, settings, cache, listing, from_disk(discovery, needed, overrides))
     if cache is not None:
         cache.save()
+    if overrides:
+        parsed = parse_overridden(parsed, discovery, settings, overrides, needed)
     project = build_project(discovery, parsed, settings, focus)
     return Result(project, run_rules(project, settings))
 
@@ -106,6 +110,38 @@ def parse_all(
     for result in parse_file.parsed_markdown(started).values():
         _fresh(parsed, result, cache, keys)
     return dict(sorted(parsed.items()))
+
+
+def from_disk(
+    discovery: Discovery, files: Sequence[SourceFile] | None, overrides: Mapping[str, bytes] | None
+) -> Sequence[SourceFile] | None:
+    """The files (None: all) less those whose bytes `overrides` gives."""
+    if not overrides:
+        return files
+    return [s for s in (discovery.files if files is None else files) if s.path not in overrides]
+
+
+def parse_overridden(
+    parsed: Mapping[str, ParsedFile],
+    discovery: Discovery,
+    settings: Settings,
+    overrides: Mapping[str, bytes],
+    files: Sequence[SourceFile] | None = None,
+) -> dict[str, ParsedFile]:
+    """`parsed` with each file of the project (or of `files`) that `overrides` names parsed from
+    the bytes it gives (an editor's unsaved buffer) instead of the disk's. Never through the parse
+    cache: those bytes are neither looked up nor kept. A path the project does not hold is
+    ignored (discovery decides what is linted)."""
+    out = dict(parsed)
+    for source in discovery.files if files is None else files:
+        data = overrides.get(source.path)
+        if data is None:
+            continue
+        out.pop(source.path, None)
+        result = parse_file.parse_data(source, data, settings)
+        if result is not None:  # None: Python that cannot spawn
+            out[source.path] = result
+    return dict(sorted(out.items()))
 
 
 def _no_spawn_cue(path: str) -> ParsedFile:

@@ -355,6 +355,8 @@ class Project:
     # matcher accepts it; and the rule's scope ("unit", "section", "lines") with its N
     rule_insertions: Mapping[str, str] = field(default_factory=dict)
     rule_scope: tuple[str, int] = ("unit", 0)
+    # pairs of plugin roots that look like copies of one plugin (root, other root, why)
+    plugin_copies: tuple[tuple[str, str, str], ...] = ()
     # the names (lower case) of this project's plugins that have files here: a target in one of
     # their namespaces that matches nothing was deleted or renamed (SL301 is an error)
     own_namespaces: frozenset[str] = frozenset()
