@@ -303,3 +303,18 @@ def test_a_named_call_carries_the_report_instruction_edit_of_its_prompt() -> Non
     (edit,) = site.report_instruction
     assert (edit.line, edit.column, edit.old) == (1, 49, '"')
     assert site.name is not None and site.name.removal[0].python_node
+
+
+def test_an_unsaved_python_buffer_is_read_in_process(project: Make) -> None:
+    from spawnlint.config import Settings
+    from spawnlint.engine import lint
+
+    root = project(
+        {
+            "agents/critic.md": "---\nname: critic\ndescription: d\ntools: Read\n---\nReview.\n",
+            "a.py": "x = 1\n",
+        }
+    )
+    buffer = b'Agent(subagent_type="critic", name="c1", prompt="p")\n'
+    result = lint(root, Settings(), use_cache=False, overrides={"a.py": buffer})
+    assert [(d.path, d.line, d.code) for d in result.diagnostics] == [("a.py", 1, "SL101")]
