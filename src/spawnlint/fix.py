@@ -76,11 +76,30 @@ def _change(root: Path, path: str, fixes: list[tuple[Diagnostic, Fix]]) -> FileC
         text = before.removeprefix(_BOM).decode("utf-8")
     except UnicodeDecodeError:
         return None
-    after, fixed = apply_edits(text, fixes)
+    after, fixed = apply_edits(text, _completed(path, text, fixes))
     if not fixed or after == text:
         return None
     data = (_BOM if before.startswith(_BOM) else b"") + after.encode("utf-8")
     return FileChange(path, before, data, tuple(fixed))
+
+
+def _completed(path: str, text: str, fixes: list[tuple[Diagnostic, Fix]]) -> list[tuple[Diagnostic, Fix]]:
+    """The fixes with each Python keyword or dict entry to delete made a plain edit by the Python
+    fixer (libcst, imported only here); a fix it cannot complete is left out."""
+    nodes = [e for _d, fix in fixes for e in fix.edits if e.python_node]
+    if not nodes:
+        return fixes
+    try:
+        from spawnlint.parse.python.fix import complete_removals
+    except ImportError:  # libcst missing (the plugin's own copy, run with the system's Python)
+        return [(d, fix) for d, fix in fixes if not any(e.python_node for e in fix.edits)]
+    done = complete_removals(path, text, nodes)
+    out = []
+    for diagnostic, fix in fixes:
+        edits = [done.get(e) if e.python_node else e for e in fix.edits]
+        if all(e is not None for e in edits):
+            out.append((diagnostic, Fix(tuple(e for e in edits if e is not None), fix.safe)))
+    return out
 
 
 def _read(full: Path) -> bytes | None:

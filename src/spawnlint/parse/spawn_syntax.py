@@ -299,11 +299,6 @@ def _skip_string(text: str, i: int) -> int:
     return i + 1
 
 
-def matching_close(text: str, open_at: int) -> int:
-    """Offset of the bracket closing the one at `open_at`, or -1."""
-    return _scan_close(text, open_at)[0]
-
-
 def _scan_close(text: str, open_at: int) -> tuple[int, int]:
     """(offset of the closing bracket or -1, how many characters were scanned)."""
     pairs = {"(": ")", "[": "]", "{": "}"}
