@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli, write_project
-from spawnlint import engine
 from spawnlint.cache import ParseCache, cache_dir
 from spawnlint.config import Settings
 from spawnlint.engine import lint
 from spawnlint.model import Diagnostic
+from spawnlint.parse import file as parse_file
 
 AGENT = "---\nname: critic\ndescription: d\ntools: Read\n---\nReview.\n"
 COMMAND = 'Use the Agent tool with `subagent_type: "critic"`, `name: "c1"`.\n'
@@ -51,17 +51,13 @@ def one_shard(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _count_parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     parsed: list[str] = []
-    real_data, real_python = engine.parse_data, engine.parse_python_isolated
+    real_data = parse_file.parse_data
 
     def data(source: object, *args: object, **kw: object) -> object:
         parsed.append(source.path)  # type: ignore[attr-defined]
         return real_data(source, *args, **kw)  # type: ignore[arg-type]
 
-    def python(jobs: list[tuple[str, str]], callables: tuple[str, ...], *rest: object) -> object:
-        return real_python(jobs, callables, *rest)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(engine, "parse_data", data)
-    monkeypatch.setattr(engine, "parse_python_isolated", python)
+    monkeypatch.setattr(parse_file, "parse_data", data)
     return parsed
 
 
@@ -215,13 +211,13 @@ def test_a_pack_that_would_run_code_is_a_miss_and_runs_nothing(tree: Path, tmp_p
 
 def _count_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     reads: list[str] = []
-    real = engine.read_source
+    real = parse_file.read_source
 
     def counting(root: Path, source: object, settings: Settings) -> object:
         reads.append(source.path)  # type: ignore[attr-defined]
         return real(root, source, settings)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(engine, "read_source", counting)
+    monkeypatch.setattr(parse_file, "read_source", counting)
     return reads
 
 

@@ -9,6 +9,8 @@ import json
 import os
 import shutil
 import stat
+import subprocess
+import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -615,3 +617,90 @@ def test_a_quoted_name_in_an_agents_own_bullet_goes(tmp_path: Path) -> None:
     assert "1. `shop:critic` — attacks the preferred option\n" in text
     assert "2. `shop:critic` — attacks the other option\n" in text
     assert 'told "your name: referee" in its prompt' in text
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        (  # one keyword a line, comments and odd spacing kept
+            'r = Agent(\n    subagent_type = "critic",  # who\n    name="c1",  # a label\n    prompt=PROMPT ,\n)\n',
+            'r = Agent(\n    subagent_type = "critic",  # who\n    prompt=PROMPT ,\n)\n',
+        ),
+        (  # the last keyword: the one before it takes its (absent) comma
+            'Agent(subagent_type="critic", prompt="p", name="c1")\n',
+            'Agent(subagent_type="critic", prompt="p")\n',
+        ),
+        (  # the first keyword
+            'Agent(name="c1", subagent_type="critic", prompt="p")\n',
+            'Agent(subagent_type="critic", prompt="p")\n',
+        ),
+        (  # name and team_name of one call go in one edit
+            'Agent(subagent_type="critic", name="c1", team_name="t", prompt="p")\n',
+            'Agent(subagent_type="critic", prompt="p")\n',
+        ),
+        (  # a tool-use block: the spawn's name is input["name"]; the tool's name stays
+            'B = {"type": "tool_use", "name": "Agent", "input": {\n'
+            '    "subagent_type": "critic",\n    "name": "c1",\n    "prompt": "p",\n}}\n',
+            'B = {"type": "tool_use", "name": "Agent", "input": {\n'
+            '    "subagent_type": "critic",\n    "prompt": "p",\n}}\n',
+        ),
+        (  # a value in parentheses goes with them
+            'Agent(subagent_type="critic", name=("c" "1"), team_name = ( "t" ), prompt="p")\n',
+            'Agent(subagent_type="critic", prompt="p")\n',
+        ),
+        (  # CRLF line endings stay
+            'Agent(\r\n    subagent_type="critic",\r\n    name="c1",\r\n)\r\n',
+            'Agent(\r\n    subagent_type="critic",\r\n)\r\n',
+        ),
+    ],
+)
+def test_python_fix_deletes_the_name_and_nothing_else(project: Make, before: str, after: str) -> None:
+    root = project({"agents/critic.md": CRITIC, "spawn.py": before.encode()})
+    run_cli("check", "--root", str(root), "--fix")
+    assert (root / "spawn.py").read_bytes() == after.encode()
+    again = run_cli("check", "--root", str(root), "--fix")
+    assert (root / "spawn.py").read_bytes() == after.encode()
+    assert "fixed 0 findings in 0 files" in again.err
+
+
+def test_libcst_is_imported_only_to_fix_python(project: Make) -> None:
+    root = project({"agents/critic.md": CRITIC, "spawn.py": 'Agent(subagent_type="critic", name="c1")\n'})
+
+    def imported(*args: str) -> str:
+        proc = subprocess.run(
+            [sys.executable, "-X", "importtime", "-m", "spawnlint", "check", "--root", str(root), *args],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert "spawnlint.cli" in proc.stderr, proc.stderr  # importtime did report
+        return proc.stderr
+
+    assert "libcst" not in imported("--no-cache")  # the named spawn is found without it
+    assert "libcst" in imported("--diff")
+    assert "name=" in (root / "spawn.py").read_text("utf-8")  # --diff wrote nothing
+
+
+def test_without_libcst_python_is_left_unfixed_and_the_rest_is_fixed(
+    project: Make, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "libcst", None)  # import libcst raises ImportError
+    monkeypatch.delitem(sys.modules, "spawnlint.parse.python.fix", raising=False)
+    spawn = 'Agent(subagent_type="critic", name="c1", prompt="p")\n'
+    markdown = f'{RULE}\n\nUse the Agent tool with `subagent_type: "critic"` and `name: "c2"`.\n'
+    root = project({"agents/critic.md": CRITIC, "spawn.py": spawn, "commands/go.md": markdown})
+    run = run_cli("check", "--root", str(root), "--fix")
+    assert run.code == 1  # the Python spawn is still named
+    assert (root / "spawn.py").read_text("utf-8") == spawn
+    assert 'name: "c2"' not in (root / "commands/go.md").read_text("utf-8")
+
+
+def test_python_sl102_is_fixed_only_with_unsafe_fixes(project: Make) -> None:
+    spawn = 'Agent(\n    subagent_type="helper",\n    name="h1",\n    prompt="help",\n)\n'
+    root = project({"agents/helper.md": HELPER, "spawn.py": spawn})
+    run = run_cli("check", "--root", str(root), "--fix")
+    assert (root / "spawn.py").read_text("utf-8") == spawn
+    assert [line.split(" ")[1] for line in run.lines] == ["SL102"]
+    run = run_cli("check", "--root", str(root), "--fix", "--unsafe-fixes")
+    assert (root / "spawn.py").read_text("utf-8") == 'Agent(\n    subagent_type="helper",\n    prompt="help",\n)\n'
+    assert run.lines == []

@@ -17,6 +17,7 @@ from spawnlint.cache import _shard_of
 from spawnlint.config import ConfiguredAgent, NoNameRule, Settings, load_settings
 from spawnlint.focus import files_needed, in_paths, wanted
 from spawnlint.model import FileKind
+from spawnlint.parse import file as parse_file
 from spawnlint.project import build_project
 from spawnlint.rules import CODES
 from spawnlint.source_lines import SourceLines
@@ -118,13 +119,13 @@ def test_a_focused_run_reads_agents_and_the_units_of_its_paths_only(
     root = write_project(tmp_path / "proj", files)
     whole = run_cli("check", "--root", str(root), "--output-format", "json")
     reads: list[str] = []
-    real = engine.read_source
+    real = parse_file.read_source
 
     def counting(root: Path, source: discover.SourceFile, settings: Settings) -> object:
         reads.append(source.path)
         return real(root, source, settings)
 
-    monkeypatch.setattr(engine, "read_source", counting)
+    monkeypatch.setattr(parse_file, "read_source", counting)
     (root / "skills/s/ref.md").write_text("Edited.\n")
     loaded = {_shard_of(f"skills/s/{name}", FileKind.SKILL) for name in ("SKILL.md", "ref.md")}
     beside = [

@@ -86,7 +86,19 @@ def test_alias_bomb_does_not_explode() -> None:
 
 def test_non_agent_markdown_under_agents() -> None:
     assert agent("# Agents\n\nThese are our agents.\n").agents == ()
-    assert agent("---\ndescription: no name\n---\n").agents == ()
+
+
+def test_an_agent_without_name_loads_under_its_file_stem() -> None:
+    parsed = agent("---\ndescription: no name\n---\n")
+    assert [a.name for a in parsed.agents] == ["a"]
+    assert [(p.code, p.finding.line) for p in parsed.problems] == [("SL005", 1)]
+    assert parsed.editable  # a missing name does not keep --fix from the file
+
+
+def test_an_agent_name_that_is_no_string_is_a_wrong_shape() -> None:
+    parsed = agent("---\nname: [a, b]\ndescription: d\n---\n")
+    assert [a.name for a in parsed.agents] == ["a"]
+    assert [(p.code, p.finding.line) for p in parsed.problems] == [("SL001", 2)]
 
 
 def test_disallowed_send_message_mutes() -> None:

@@ -3,16 +3,21 @@ points inside the file. `--hypothesis-profile=long` searches far longer than the
 
 from __future__ import annotations
 
+import re
+import tempfile
+from pathlib import Path
 from typing import Any
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import run_cli, write_project
 from spawnlint.model import FileKind, ParsedFile
 from spawnlint.parse import decode, parse_text
 from spawnlint.parse.frontmatter import parse_tool_list, split_frontmatter
 from spawnlint.parse.python import parse_python
 from spawnlint.parse.spawn_syntax import split_lines
+from spawnlint.report import FORMATS
 
 CALLABLES = ("query", "spawn_agent")
 
@@ -183,3 +188,44 @@ def test_python_parser_never_raises(text: str) -> None:
     assert parsed.kind is FileKind.PYTHON
     assert_points_inside(parsed, text)
     assert {p.code for p in parsed.problems} <= {"SL002"}
+
+
+AGENT_SEEDS = [
+    "---\nname: critic\ndescription: d\ntools: Read, Grep\n---\nReview.\n",
+    "---\nname: lead\ntools: [Read, Agent, SendMessage]\n---\nReport with SendMessage.\n",
+    "---\n!!python/object/new:os.system [x]\n---\nBody.\n",
+]
+FILE_NAMES = ["a.md", "a:1:1: SL999 [error] b.md", "sp ace.md", '"q".md', "caf\u00e9.md", "::warning::c.md"]
+FINDING_LINE = re.compile(r'^(?:"(?:[^"\\]|\\.)*"|[^":\s][^:]*):\d+:\d+: SL\d{3} \[(?:error|warning|info)\] ')
+
+
+@st.composite
+def projects(draw: Any) -> dict[str, str]:
+    files = {".claude-plugin/plugin.json": '{"name": "shop"}'}
+    for folder, seeds in (("agents", AGENT_SEEDS), ("commands", MARKDOWN_SPAWNS)):
+        for i in range(draw(st.integers(1, 3))):
+            name = f"{i}{draw(st.sampled_from(FILE_NAMES))}"
+            text = draw(mutated(seeds, st.sampled_from(YAML_TOKENS) | st.text(max_size=4)))
+            files[f"{folder}/{name}"] = text + draw(st.sampled_from(["", "> " * 30 + MARKDOWN_SPAWNS[0]]))
+    return files
+
+
+@settings(max_examples=12)  # each example is a dozen whole runs; fuzz harder outside the suite
+@given(projects())
+def test_mutated_projects_survive_every_format_fix_and_audit(files: dict[str, str]) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        root = write_project(Path(folder) / "p", files)
+        for fmt in sorted(FORMATS):
+            run = run_cli("check", "--root", str(root), "--output-format", fmt, "--color", "never")
+            assert run.code in (0, 1), run.err
+            if fmt == "concise":
+                lines = run.out.splitlines()
+                findings = lines[
+                    : next(i for i, x in enumerate(lines) if x.startswith(("Found ", "No findings")))
+                ]
+                assert all(FINDING_LINE.match(line) for line in findings), run.out
+        assert run_cli("audit", str(root), "--output-format", "json").code == 0
+        assert run_cli("check", "--root", str(root), "--fix").code in (0, 1)
+        again = run_cli("check", "--root", str(root), "--fix")
+        assert again.code in (0, 1) and "fixed 0 findings in 0 files" in again.err, again.err
+        assert not [p for p in root.rglob("*.tmp")]

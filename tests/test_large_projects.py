@@ -76,3 +76,33 @@ def test_the_indexed_search_of_large_projects_answers_as_the_filter_did(
         close_to = targets._suggester(aliases)
         for value in values:
             assert close_to(value) == _reference_close_to(aliases, value)
+
+
+@given(
+    aliases=st.lists(
+        st.lists(_PART, min_size=1, max_size=3).map(":".join), min_size=1, max_size=60, unique=True
+    ),
+    values=st.lists(st.lists(_PART, min_size=1, max_size=3).map(":".join), min_size=1, max_size=8),
+)
+def test_the_bigram_bounded_search_of_small_projects_answers_as_every_alias_compared(
+    aliases: list[str], values: list[str]
+) -> None:
+    close_to = targets._suggester(aliases)
+    for value in values:
+        assert close_to(value) == difflib.get_close_matches(value, aliases, n=6, cutoff=0.6)
+
+
+def test_the_hint_compares_a_bounded_number_of_aliases(monkeypatch: pytest.MonkeyPatch) -> None:
+    """However many aliases, difflib sees at most _CANDIDATES of them per unknown value."""
+    aliases = [f"p{n}:{name}" for n in range(300) for name in ("critic", "scout", "planner")]
+    compared: list[int] = []
+    real = difflib.get_close_matches
+
+    def counting(word: str, possibilities: list[str], n: int = 3, cutoff: float = 0.6) -> list[str]:
+        compared.append(len(possibilities))
+        return real(word, possibilities, n, cutoff)
+
+    monkeypatch.setattr(difflib, "get_close_matches", counting)
+    close_to = targets._suggester(aliases)
+    assert close_to("p7:critc")[0] == "p7:critic"
+    assert compared and max(compared) <= targets._CANDIDATES

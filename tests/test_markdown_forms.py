@@ -434,3 +434,8 @@ def test_f7_described_agent_bullets_with_their_names() -> None:
         ("F7", 3, "track-N", "shop:union-dev"),
         ("F7", 4, "devils-advocate", "shop:devils-advocate"),
     ]
+
+
+def test_a_constructor_of_another_framework_is_not_a_spawn() -> None:
+    text = 'Wire it up:\n\nconst agent = new Agent({\n  name: "triage",\n  instructions: "Route the ticket.",\n});\n'
+    assert parse_text("commands/x.md", text, FileKind.COMMAND).sites == ()

@@ -120,7 +120,7 @@ def test_syntax_error_is_a_diagnostic() -> None:
     assert "Python syntax error on line" in parsed.problems[0].finding.message
 
 
-def test_deep_nesting_is_refused_before_libcst() -> None:
+def test_deep_nesting_is_refused_before_it_is_parsed() -> None:
     parsed = parse_python("x.py", "x = " + "[" * 5000 + "]" * 5000 + "\n", CALLABLES)
     assert [p.code for p in parsed.problems] == ["SL002"]
 
@@ -177,40 +177,6 @@ def test_no_libcst_import_without_python_spawns(project: Make) -> None:
     assert "libcst" not in proc.stderr
 
 
-def crashing_parse(path: str, text: str, callables: tuple[str, ...]) -> object:
-    """Stands in for libcst in the child process: dies like libcst does on some inputs."""
-    if path == "bomb.py":
-        import ctypes
-        import faulthandler
-
-        faulthandler.disable()  # pytest's handler would print the child's stack into the log
-        ctypes.string_at(0)  # a segmentation fault, as libcst's native parser gives
-    from spawnlint.parse.python import parse_python
-
-    return parse_python(path, text, callables)
-
-
-def test_a_file_that_kills_the_parser_is_sl000_and_the_rest_is_checked(
-    project: Make, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import spawnlint.engine
-
-    monkeypatch.setattr(spawnlint.engine, "_parse_python", crashing_parse)
-    root = project(
-        {
-            "agents/critic.md": "---\nname: critic\ndescription: d\ntools: Read\n---\nReview.\n",
-            "a.py": 'Agent(subagent_type="critic", name="first", prompt="p")\n',
-            "bomb.py": 'Agent(subagent_type="critic", name="b", prompt="p")\n',
-            "ok.py": 'Agent(subagent_type="critic", name="fine", prompt="p")\n',
-        }
-    )
-    run = run_cli("check", "--root", str(root), "--output-format", "json")
-    found = sorted((d["path"], d["line"], d["code"]) for d in json.loads(run.out))
-    assert found == [("a.py", 1, "SL101"), ("bomb.py", 1, "SL000"), ("ok.py", 1, "SL101")]
-    (bomb,) = [d for d in json.loads(run.out) if d["path"] == "bomb.py"]
-    assert "crashed" in bomb["message"]
-
-
 def test_agent_definition_with_positional_arguments() -> None:
     src = 'agents = {"scribe": AgentDefinition("Writes notes", "Report with SendMessage.", ["Read"])}\n'
     (agent,) = parse_python("x.py", src, CALLABLES).agents
@@ -224,6 +190,131 @@ def test_escapes_keep_positions_aligned() -> None:
     assert (site.line, site.column) == (1, 23)
 
 
-def test_a_libcst_validation_error_is_sl002_not_a_crash() -> None:
+def test_mixed_bytes_and_text_is_sl002_not_a_crash() -> None:
     parsed = parse_python("x.py", 'x = b"subagent_type" "y"\n', CALLABLES)
     assert [p.code for p in parsed.problems] == ["SL002"]
+
+
+def test_f_string_braces_are_read_as_what_they_produce() -> None:
+    src = 'P = f"Use the Task tool with {{\\"subagent_type\\": \\"{kind}\\", \\"prompt\\": \\"go\\"}}."\n'
+    (site,) = parse_python("x.py", src, CALLABLES).sites
+    assert site.form == "F3"
+    assert (site.line, site.column) == (1, 30)  # the `{{` that writes the object's `{`
+
+
+def test_generated_code_of_another_framework_is_not_a_named_spawn() -> None:
+    src = (
+        "def render(agent_name):\n"
+        '    return f"""\n'
+        'import {{ Agent, run }} from "@openai/agents";\n'
+        "const agent = new Agent({{\n"
+        '  name: "{agent_name}",\n'
+        '  instructions: "Triage the ticket.",\n'
+        "}});\n"
+        '"""\n'
+    )
+    assert parse_python("x.py", src, CALLABLES).sites == ()
+
+
+SPAWN_ABOVE = 'Agent(subagent_type="shop:critic", name="c1", prompt="review it")\n'
+
+
+@pytest.mark.parametrize(
+    ("expression", "why"),
+    [
+        ("-" * 20_000 + "1", "chains more than"),  # issue 20: 31 s and 2.5 GB a file under libcst
+        ("+".join(["1"] * 100_000), "chains more than"),
+        ("not " * 5_000 + "x", "chains more than"),
+        ("a." * 5_000 + "b", "chains more than"),
+        ("f" + "()" * 5_000, "chains more than"),
+        ("-(" * 3_000 + "1" + ")" * 3_000, "nests brackets more than 200 deep"),
+        ("[" + "1, " * 120_000 + "]", "holds more than"),  # ~500 MB of ast nodes
+    ],
+)
+def test_hostile_python_is_refused_before_it_is_parsed(expression: str, why: str) -> None:
+    parsed = parse_python("x.py", SPAWN_ABOVE + "x = " + expression + "\n", CALLABLES)
+    assert parsed.sites == ()
+    (problem,) = parsed.problems
+    assert problem.code == "SL002"
+    assert why in problem.finding.message and problem.finding.message.endswith("not checked")
+
+
+def test_each_hostile_python_file_gets_its_own_diagnostic(project: Make) -> None:
+    root = project(
+        {
+            ".claude-plugin/plugin.json": '{"name": "shop"}',
+            "agents/critic.md": "---\nname: critic\ndescription: d\ntools: Read, Grep\n---\nReview.\n",
+            **{f"hooks/h{i}.py": SPAWN_ABOVE + "x = " + "-" * 20_000 + "1\n" for i in range(4)},
+            "hooks/ok.py": SPAWN_ABOVE,
+        }
+    )
+    run = run_cli("check", "--root", str(root), "--output-format", "json", "--no-cache")
+    found = sorted((d["path"], d["code"]) for d in json.loads(run.out))
+    assert found == [*((f"hooks/h{i}.py", "SL002") for i in range(4)), ("hooks/ok.py", "SL101")]
+
+
+def test_a_long_ordinary_expression_is_read() -> None:
+    src = SPAWN_ABOVE + "x = " + " + ".join(f"v{i}" for i in range(900)) + "\n"
+    assert [s.name.value for s in parse_python("x.py", src, CALLABLES).sites if s.name] == ["c1"]
+
+
+def test_a_deep_tree_within_the_bounds_is_walked_without_recursion() -> None:
+    # 1,800 levels of BinOp: deeper than Python's recursion limit, within the parser's
+    src = SPAWN_ABOVE + "x = (" + "+".join(["1"] * 900) + ") + " + "+".join(["1"] * 900) + "\n"
+    parsed = parse_python("x.py", src, CALLABLES)
+    assert parsed.problems == ()
+    assert [s.name.value for s in parsed.sites if s.name] == ["c1"]
+
+
+def test_only_the_python_fixer_imports_libcst_and_the_pool_imports_no_caller() -> None:
+    src = Path(__file__).parent.parent / "src" / "spawnlint"
+    importing = sorted(
+        str(p.relative_to(src))
+        for p in src.rglob("*.py")
+        if any(
+            line.lstrip().startswith(("import libcst", "from libcst"))
+            for line in p.read_text("utf-8").splitlines()
+        )
+    )
+    assert importing == ["parse/python/fix.py"]
+    pool = (src / "parallel.py").read_text("utf-8")
+    assert "from spawnlint" not in pool and "import spawnlint" not in pool
+
+
+@pytest.mark.parametrize("verb", ["Launch", "Spawn", "Dispatch", "launch", "spawn"])
+def test_a_prose_spawn_in_a_python_string_is_found_whatever_its_first_word(project: Make, verb: str) -> None:
+    # issue 17: a case-sensitive cue list ran before any recogniser and hid these
+    root = project(
+        {
+            "agents/code-checker.md": "---\nname: code-checker\ndescription: d\ntools: Read, Grep\n---\nCheck.\n",
+            "hooks/prompt.py": f'PROMPT = """{verb} the code-checker agent named "c1" to review."""\n',
+        }
+    )
+    run = run_cli("check", "--root", str(root), "--output-format", "json", "--no-cache")
+    found = [(d["path"], d["line"], d["code"]) for d in json.loads(run.out)]
+    assert ("hooks/prompt.py", 1, "SL101") in found
+
+
+def test_a_named_call_carries_the_report_instruction_edit_of_its_prompt() -> None:
+    # SL101's unsafe fix in a team unit opens the prompt with the report instruction
+    (site,) = parse_python(
+        "x.py", 'Agent(subagent_type="critic", name="c1", prompt="Review.")\n', CALLABLES
+    ).sites
+    (edit,) = site.report_instruction
+    assert (edit.line, edit.column, edit.old) == (1, 49, '"')
+    assert site.name is not None and site.name.removal[0].python_node
+
+
+def test_an_unsaved_python_buffer_is_read_in_process(project: Make) -> None:
+    from spawnlint.config import Settings
+    from spawnlint.engine import lint
+
+    root = project(
+        {
+            "agents/critic.md": "---\nname: critic\ndescription: d\ntools: Read\n---\nReview.\n",
+            "a.py": "x = 1\n",
+        }
+    )
+    buffer = b'Agent(subagent_type="critic", name="c1", prompt="p")\n'
+    result = lint(root, Settings(), use_cache=False, overrides={"a.py": buffer})
+    assert [(d.path, d.line, d.code) for d in result.diagnostics] == [("a.py", 1, "SL101")]

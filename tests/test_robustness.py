@@ -147,17 +147,17 @@ def test_arbitrary_text_never_crashes(text: str) -> None:
 
 
 def _fail_on(monkeypatch: pytest.MonkeyPatch, failing: str, exc: BaseException) -> None:
-    import spawnlint.engine
+    import spawnlint.parse.file
     from spawnlint.model import ParsedFile
 
-    real = spawnlint.engine.parse_text
+    real = spawnlint.parse.file.parse_text
 
     def parse(path: str, text: str, kind: FileKind, *rest: bool) -> ParsedFile:
         if path == failing:
             raise exc
         return real(path, text, kind, *rest)
 
-    monkeypatch.setattr(spawnlint.engine, "parse_text", parse)
+    monkeypatch.setattr(spawnlint.parse.file, "parse_text", parse)
 
 
 def test_a_parser_fault_is_sl000_on_that_file_only(project: Make, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -192,17 +192,17 @@ def test_verbose_prints_the_traceback_on_stderr(project: Make, monkeypatch: pyte
 def test_a_python_parser_exception_is_sl000_with_its_traceback(
     project: Make, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import spawnlint.engine
+    import spawnlint.parse.file
 
-    monkeypatch.setattr(spawnlint.engine, "_parse_python", _raising_parse)
+    monkeypatch.setattr(spawnlint.parse.file, "_parse_python", _raising_parse)
     root = project({"a.py": 'Agent(subagent_type="critic", name="n", prompt="p")\n'})
     run = run_cli("check", "--root", str(root), "--output-format", "json", "--verbose")
     assert [(d["path"], d["code"]) for d in json.loads(run.out)] == [("a.py", "SL000")]
-    assert "LookupError: from the child" in run.err
+    assert "LookupError: from the parser" in run.err
 
 
 def _raising_parse(path: str, text: str, callables: tuple[str, ...]) -> None:
-    raise LookupError("from the child")
+    raise LookupError("from the parser")
 
 
 def test_plugin_manifest_paths_outside_are_refused(project: Make) -> None:
@@ -262,14 +262,14 @@ def test_thousands_of_calls_on_one_line_are_all_read_in_linear_time() -> None:
 def test_unreadable_file_even_as_root(project: Make, monkeypatch: pytest.MonkeyPatch) -> None:
     import builtins
 
-    import spawnlint.engine
+    import spawnlint.parse.file
 
     def denying_open(file: object, *args: object, **kwargs: object) -> object:
         if str(file).endswith("secret.md"):
             raise PermissionError(13, "Permission denied", str(file))
         return builtins.open(file, *args, **kwargs)  # type: ignore[call-overload]
 
-    monkeypatch.setattr(spawnlint.engine, "open", denying_open, raising=False)
+    monkeypatch.setattr(spawnlint.parse.file, "open", denying_open, raising=False)
     root = project(
         {"commands/secret.md": NAMED_SPAWN, "commands/run.md": NAMED_SPAWN, "agents/critic.md": MUTE_AGENT}
     )

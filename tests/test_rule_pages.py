@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from markdown_it import MarkdownIt
 
-import spawnlint.engine
+import spawnlint.parse.file
 from conftest import REPO, run_cli, write_project
 from spawnlint.model import FileKind, ParsedFile
 from spawnlint.rules import RULES
@@ -85,14 +85,14 @@ def test_page_example_output_is_exact(code: str, tmp_path: Path, monkeypatch: py
     faults = _faults(example)
     assert bool(faults) == (code == "SL000"), "only the internal-error page may simulate a fault"
     if faults:
-        real_parse_text = spawnlint.engine.parse_text
+        real_parse_text = spawnlint.parse.file.parse_text
 
         def faulty_parse_text(path: str, text: str, kind: FileKind, *rest: bool) -> ParsedFile:
             if path in faults:
                 raise faults[path]("simulated")
             return real_parse_text(path, text, kind, *rest)
 
-        monkeypatch.setattr(spawnlint.engine, "parse_text", faulty_parse_text)
+        monkeypatch.setattr(spawnlint.parse.file, "parse_text", faulty_parse_text)
     run = run_cli("check", "--root", str(root), "--select", code)
     assert run.lines == _output(example)
     assert run.lines, "an Example must show the rule firing"

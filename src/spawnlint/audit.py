@@ -37,6 +37,7 @@ def audit_data(project: Project, diagnostics: Sequence[Diagnostic]) -> dict[str,
         "spawnlint_version": __version__,
         "root": project.root,
         "plugins": _plugins(project),
+        "plugin_copies": [{"root": a, "other": b, "why": why} for a, b, why in project.plugin_copies],
         "agents": [_agent(a, project) for a in _listed_agents(project)],
         "units": [{**_unit(u), "plugin": plugin_of(project, u.id)} for u in project.units],
         "spawning_units": spawning,
@@ -256,7 +257,8 @@ def summary_markdown(
     title = _code(PurePosixPath(project.root).name or project.root, in_table=False)
     out = [f"# spawnlint audit of {title}", ""]
     out += [_summary(data), ""]
-    out += _plugins_md(data) + _findings_md(diagnostics, limit, full_report) + _sets_md(data)
+    out += _plugins_md(data) + _copies_md(data) + _findings_md(diagnostics, limit, full_report)
+    out += _sets_md(data)
     return out
 
 
@@ -281,6 +283,18 @@ def _plugin_labels(data: dict[str, Any]) -> list[str]:
     }
     stray |= {u["plugin"] for u in data["units"]}
     return labels + sorted(stray - set(labels))
+
+
+def _copies_md(data: dict[str, Any]) -> list[str]:
+    """Plugin roots that look like copies of one plugin: Claude Code installs one of them."""
+    lines = []
+    for copy in data["plugin_copies"]:
+        pair = f"{_code(copy['root'], in_table=False)} and {_code(copy['other'], in_table=False)}"
+        lines.append(
+            f"- {pair} look like copies of one plugin ({_text(copy['why'])}): Claude Code installs"
+            " one; remove or exclude the stale copy"
+        )
+    return ["## Plugin copies", "", *lines, ""] if lines else []
 
 
 def _plugins_md(data: dict[str, Any]) -> list[str]:

@@ -4,6 +4,7 @@ the spawnlint version and the settings that affect parsing; one pack, in shards,
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import gc
 import hashlib
@@ -12,9 +13,11 @@ import os
 import pickle
 import sys
 import time
+import types
+import typing
 import zlib
 from collections import defaultdict
-from collections.abc import Collection, Container, Iterator
+from collections.abc import Callable, Collection, Container, Iterator, Mapping
 from pathlib import Path, PosixPath, WindowsPath
 from typing import Any
 
@@ -52,25 +55,60 @@ def pack_name(root: Path) -> str:
 
 def load_records(path: Path) -> object:
     """What a cache file holds, unpickled with spawnlint's model classes only; None when it is
-    missing or unreadable."""
+    missing, unreadable or not trusted."""
+    if distrusted(path.parent):
+        return None
     with _long_lived():
         try:
             with open(path, "rb") as handle:
-                return _ModelOnly(handle).load()
+                return _ModelOnly(handle).load() if _own_file(handle.fileno()) else None
         except Exception:  # noqa: BLE001 - a corrupt file can raise anything from unpickling; it is a miss
             return None
 
 
 def load_keyed(path: Path, key: str) -> object:
-    """What store_keyed wrote under `key`; None when the file is missing, unreadable or written
-    under another key (its records are then not unpickled at all)."""
+    """What store_keyed wrote under `key`; None when the file is missing, unreadable, not trusted
+    or written under another key (its records are then not unpickled at all)."""
+    if distrusted(path.parent):
+        return None
     with _long_lived():
         try:
             with open(path, "rb") as handle:
+                if not _own_file(handle.fileno()):
+                    return None
                 unpickler = _ModelOnly(handle)
                 return unpickler.load() if unpickler.load() == key else None
         except Exception:  # noqa: BLE001 - a corrupt file can raise anything from unpickling; it is a miss
             return None
+
+
+# Whoever can write the cache can hide every finding (a record of no findings is well-formed), so
+# only a folder of this user that no one else can write is used; spawnlint makes its own 0700.
+_OTHERS_WRITE = 0o022
+
+
+def distrusted(folder: Path | None = None) -> str | None:
+    """Why the cache folder (by default the configured one) must not be used, or None: it belongs
+    to another user, or its group or others can write to it. A folder not made yet is fine."""
+    folder = cache_dir() if folder is None else folder
+    if not hasattr(os, "geteuid"):
+        return None  # Windows: the folder is under the user's own profile
+    try:
+        status = os.stat(folder)
+    except OSError:
+        return None  # missing (made private when first written) or unusable (nothing is stored)
+    if status.st_uid != os.geteuid():
+        return f"it belongs to another user (uid {status.st_uid})"
+    if status.st_mode & _OTHERS_WRITE:
+        return f"{'others' if status.st_mode & 0o002 else 'its group'} can write to it"
+    return None
+
+
+def _own_file(fd: int) -> bool:
+    if not hasattr(os, "geteuid"):
+        return True
+    status = os.fstat(fd)
+    return status.st_uid == os.geteuid() and not status.st_mode & _OTHERS_WRITE
 
 
 @contextlib.contextmanager
@@ -166,8 +204,10 @@ class ParseCache:
         return digest.hexdigest()
 
     def get(self, key: str, path: str) -> ParsedFile | None:
+        if key in self._used:
+            return self._used[key]
         entry = self._entries.get(key)
-        if not isinstance(entry, ParsedFile) or entry.path != path:
+        if not isinstance(entry, ParsedFile) or entry.path != path or not well_formed(entry, ParsedFile):
             return None
         self._used[key] = entry
         return entry
@@ -289,6 +329,95 @@ _RECORD_CLASSES: dict[tuple[str, str], type] = {
 }
 
 
+def well_formed(value: object, hint: Any) -> bool:
+    """Whether an unpickled record has the shape its type hints say, all the way down: a valid
+    pickle of spawnlint's own classes can still hold a list field set to `1`, and that must be a
+    miss, not a TypeError in a rule on every later run."""
+    return _checker(hint)(value)
+
+
+_Check = Callable[[object], bool]
+
+
+@functools.cache
+def _checker(hint: Any) -> _Check:
+    """A test for values of `hint` (the annotations of the record classes: dataclasses, unions,
+    tuples, frozensets, mappings, enums and the builtin scalars), built once per hint."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if hint is Any:
+        return lambda v: True
+    if hint is None or hint is type(None):
+        return lambda v: v is None
+    if origin is typing.Union or origin is types.UnionType:
+        others = tuple(a for a in args if a is not type(None))
+        inner = _checker(others[0]) if len(others) == 1 else _any_of(tuple(map(_checker, others)))
+        return (lambda v: v is None or inner(v)) if len(others) < len(args) else inner
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return _all_items(tuple, _checker(args[0]))
+        return _each_item(tuple(_checker(a) for a in args))
+    if origin in (frozenset, set, list):
+        return _all_items(origin, _checker(args[0]))
+    if origin in (dict, Mapping):
+        return _mapping(_checker(args[0]), _checker(args[1]))
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return _record(hint)
+    if hint in _SCALARS:
+        return lambda v: type(v) is hint
+    if isinstance(hint, type):
+        return lambda v: isinstance(v, hint)
+    raise TypeError(f"no shape test for {hint!r}")  # a record class grew a kind of field
+
+
+_SCALARS = (int, bool, str)  # exactly these: a bool is no line number, a str subclass no path
+
+
+def _any_of(checks: tuple[_Check, ...]) -> _Check:
+    return lambda v: any(check(v) for check in checks)
+
+
+def _all_items(kind: type, check: _Check) -> _Check:
+    return lambda v: type(v) is kind and (not v or all(map(check, v)))  # type: ignore[call-overload]
+
+
+def _each_item(checks: tuple[_Check, ...]) -> _Check:
+    def each(v: object) -> bool:
+        if type(v) is not tuple or len(v) != len(checks):
+            return False
+        return all(c(x) for c, x in zip(checks, v, strict=True))
+
+    return each
+
+
+def _mapping(key: _Check, value: _Check) -> _Check:
+    def mapping(v: object) -> bool:
+        return isinstance(v, dict) and all(key(k) and value(x) for k, x in v.items())
+
+    return mapping
+
+
+def _record(cls: type) -> _Check:
+    """The test of one record class: its exact type, exactly its fields, each of its shape (the
+    scalar ones tested inline: a warm run tests every record it loads)."""
+    hints = typing.get_type_hints(cls)
+    names = {f.name for f in dataclasses.fields(cls)}
+    scalars = tuple((n, hints[n]) for n in sorted(names) if hints[n] in _SCALARS)
+    others = tuple((n, _checker(hints[n])) for n in sorted(names) if hints[n] not in _SCALARS)
+
+    def record(v: object) -> bool:
+        if type(v) is not cls:
+            return False
+        state = getattr(v, "__dict__", None)
+        if state is None or state.keys() != names:
+            return False
+        for name, kind in scalars:
+            if type(state[name]) is not kind:
+                return False
+        return all(check(state[name]) for name, check in others)
+
+    return record
+
+
 def store_records(path: Path, records: object) -> None:
     """Pickle `records` to `path` atomically (a temporary file, then a rename: concurrent runs
     never see a torn file, the last writer wins); a read-only or full cache folder costs speed,
@@ -308,8 +437,10 @@ def store_keyed(path: Path, key: str, records: object) -> None:
 
 def _store(path: Path, data: bytes) -> None:
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomically(path, data)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if distrusted(path.parent):
+            return
+        write_atomically(path, data, mode=0o600)
     except OSError:
         return
 
@@ -346,7 +477,7 @@ def discovery_key(root: Path, exclude: tuple[str, ...], listing: Listing) -> str
 
 def remembered_discovery(root: Path, key: str) -> Discovery | None:
     stored = load_keyed(cache_dir() / f"{pack_name(root)}.discovery", key)
-    return stored if isinstance(stored, Discovery) else None
+    return stored if isinstance(stored, Discovery) and well_formed(stored, Discovery) else None
 
 
 def remember_discovery(root: Path, key: str, found: Discovery) -> None:

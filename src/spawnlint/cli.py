@@ -9,14 +9,13 @@ import traceback
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
-from fnmatch import fnmatch
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from spawnlint import __version__
 from spawnlint.atomic import write_atomically
-from spawnlint.config import ConfigError, Settings, load_settings, show
-from spawnlint.discover import find_root
+from spawnlint.config import ConfigError, Settings, load_settings, show, with_excludes
+from spawnlint.discover import excluded_by, find_root
 from spawnlint.model import Diagnostic, Project, Severity
 from spawnlint.report import FORMATS
 from spawnlint.report.colour import colourise, without_summary
@@ -56,6 +55,7 @@ def _parser() -> argparse.ArgumentParser:
     _transcripts_parser(verbs)
     _guard_parser(verbs)
     _rule_parser(verbs)
+    _add_editor_options(verbs)
     return parser
 
 
@@ -98,6 +98,8 @@ def _check_parser(verbs: Verbs) -> None:
     check.add_argument("--statistics", action="store_true", help="print a count per rule instead")
     check.add_argument("--baseline", type=Path, help="a baseline file: hide the findings it records")
     check.add_argument("--write-baseline", type=Path, metavar="FILE", help="record today's findings")
+    check.add_argument("--exclude", action="append", help="paths not read (replaces the configured list)")
+    check.add_argument("--extend-exclude", action="append", default=[], help="more paths not read")
     check.add_argument("--config", type=Path, help="the configuration file (default: the nearest)")
     check.add_argument("--show-settings", action="store_true", help="print the settings used, and from where")
     check.add_argument(
@@ -177,6 +179,10 @@ def _rule_parser(verbs: Verbs) -> None:
     rule.add_argument("--all", action="store_true", help="print every rule's page")
 
 
+def _patterns(values: list[str]) -> tuple[str, ...]:
+    return tuple(p.strip() for v in values for p in v.split(",") if p.strip())
+
+
 def _codes(values: list[str]) -> tuple[str, ...]:
     return tuple(c.strip().upper() for v in values for c in v.split(",") if c.strip())
 
@@ -205,6 +211,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _audit(args)
         if args.verb == "transcripts":
             return _transcripts(args)
+        if args.verb == "lsp":
+            return _lsp()
         return _check(args)
     except ConfigError as exc:
         print(f"spawnlint: {exc}", file=sys.stderr)
@@ -247,6 +255,7 @@ def _audit(args: argparse.Namespace) -> int:
     if root is None:
         return 2
     settings = load_settings(root, Path.cwd(), args.config, CODES)
+    _warn_of_a_distrusted_cache(True)
     with Progress.on_terminal(sys.stderr, f"auditing {root}"):
         result = lint(root, settings)
     diagnostics = apply(result.diagnostics, result.project, _filters(settings), SourceLines(root))
@@ -289,15 +298,21 @@ def _check(args: argparse.Namespace) -> int:
     if root is None:
         return 2
     settings = load_settings(root, Path.cwd(), args.config, CODES)
+    exclude = None if args.exclude is None else _patterns(args.exclude)
+    settings = with_excludes(settings, exclude, _patterns(args.extend_exclude))
     if args.show_settings:
         sys.stdout.write(show(settings))
         return 0
+    _warn_of_a_distrusted_cache(not args.no_cache)
     cli_codes = _codes(args.select) + _codes(args.extend_select) + _codes(args.ignore)
     unknown = [c for c in cli_codes if not any(code.startswith(c) for code in CODES)]
     if unknown:
         print(f"spawnlint: unknown rule code or prefix: {', '.join(unknown)}", file=sys.stderr)
         return 2
-    paths = _report_paths(args.paths, root, settings.exclude)
+    stdin = _read_stdin(args, root) if "-" in args.paths or args.stdin_filename else None
+    if isinstance(stdin, int):
+        return stdin
+    paths = (next(iter(stdin)),) if stdin else _report_paths(args.paths, root, settings.exclude)
     if isinstance(paths, int):
         return paths
     if paths == ():
@@ -318,7 +333,10 @@ def _check(args: argparse.Namespace) -> int:
     if args.diff:
         return _diff(root, settings, filters, args.unsafe_fixes, not args.no_cache)
     with Progress.on_terminal(sys.stderr, f"checking {root}"):
-        diagnostics, outcome, fixed = _diagnostics(args, root, settings, filters, lines)
+        if stdin:
+            diagnostics, outcome, fixed = _stdin_diagnostics(args, root, settings, filters, stdin, lines)
+        else:
+            diagnostics, outcome, fixed = _diagnostics(args, root, settings, filters, lines)
     if args.write_baseline:
         return _write_baseline(args.write_baseline, diagnostics, lines, args.quiet)
     if args.baseline and not args.quiet:
@@ -390,6 +408,19 @@ def _diagnostics(
         _print_tracebacks(result.project)
     kept = suppressed(result.diagnostics, result.project, filters.severity)
     return (*narrowed(kept, filters, lines), fix_count)
+
+
+def _warn_of_a_distrusted_cache(use_cache: bool) -> None:
+    """Once a run: the cache folder is not used (cache.py refuses it), and why."""
+    from spawnlint.cache import cache_dir, distrusted
+
+    why = distrusted() if use_cache else None
+    if why:
+        folder = printable(str(cache_dir()))
+        print(
+            f"spawnlint: warning: cache folder {folder} not used: {why}; running without the cache",
+            file=sys.stderr,
+        )
 
 
 def _filters(settings: Settings) -> Filters:
@@ -465,23 +496,32 @@ def _fix(
     """Fix to a fixed point; the lint of the files as they end up, when the last pass had it,
     and how many findings were fixed."""
     from spawnlint.engine import lint
-    from spawnlint.fix import fixed_count, plan, write
+    from spawnlint.fix import clear_temporary_files, fixed_count, plan, write
 
     fixed = 0
     files: set[str] = set()
+    left: dict[str, str] = {}  # path -> why it was not fixed
     final: Result | None = None
-    for _ in range(_FIX_PASSES):
+    for number in range(_FIX_PASSES):
         result = lint(root, settings, use_cache=cache)
+        if number == 0 and (cleared := clear_temporary_files(root, result.project)):
+            print(
+                f"spawnlint: removed {_plural(cleared, 'temporary file')} of an interrupted --fix",
+                file=sys.stderr,
+            )
         found = apply(result.diagnostics, result.project, filters, SourceLines(root))
-        changes = plan(root, found, result.project, unsafe)
+        changes = [c for c in plan(root, found, result.project, unsafe) if c.path not in left]
         if not changes:
             final = result  # nothing left to write: this lint is the files' state
             break
-        written = [c for c in changes if write(root, c)]
+        left.update((c.path, why) for c in changes if (why := write(root, c)) is not None)
+        written = [c for c in changes if c.path not in left]
         fixed += fixed_count(written)
         files.update(c.path for c in written)
         if not written:
             break
+    for path, why in sorted(left.items()):
+        print(f"spawnlint: {printable(path)}: not fixed: {why}", file=sys.stderr)
     print(f"fixed {_plural(fixed, 'finding')} in {_plural(len(files), 'file')}", file=sys.stderr)
     return final, fixed
 
@@ -551,9 +591,7 @@ def _report_paths(raw: list[str], root: Path, exclude: tuple[str, ...]) -> tuple
 
 def _excluded_by(path: str, exclude: tuple[str, ...]) -> str | None:
     """The configured `exclude` pattern that takes the path out of the project, as discovery reads it."""
-    return next(
-        (p for p in exclude if path and (fnmatch(path, p) or path.startswith(p.rstrip("/") + "/"))), None
-    )
+    return excluded_by(path, exclude)
 
 
 def _rule(code: str | None, every: bool = False) -> int:
@@ -573,3 +611,75 @@ def _rule(code: str | None, every: bool = False) -> int:
         return 2
     sys.stdout.write(text)
     return 0
+
+
+# Editors: `spawnlint lsp`, and `check - --stdin-filename PATH` (a buffer linted as that file).
+
+
+def _add_editor_options(verbs: Verbs) -> None:
+    check = verbs.choices["check"]
+    check.add_argument(
+        "--stdin-filename",
+        metavar="PATH",
+        help="with `-` as the path: lint standard input as this file of the project (the rest from disk)",
+    )
+    _verb(
+        verbs,
+        "lsp",
+        help="a language server for editors (LSP over standard input and output)",
+        description="Diagnostics, fixes and hover for the project as the editor holds it; needs the"
+        " `lsp` extra (pip install 'spawnlint[lsp]').",
+    )
+
+
+def _lsp() -> int:
+    try:
+        from spawnlint.lsp.server import serve
+    except ImportError as exc:
+        print(f"spawnlint lsp needs pygls: pip install 'spawnlint[lsp]' ({exc})", file=sys.stderr)
+        return 2
+    return serve()
+
+
+def _read_stdin(args: argparse.Namespace, root: Path) -> dict[str, bytes] | int:
+    """The buffer on standard input under its project path, or the exit code of a usage error."""
+    if args.paths != ["-"] or not args.stdin_filename:
+        print("spawnlint: `-` (standard input) goes alone, with --stdin-filename PATH", file=sys.stderr)
+        return 2
+    if args.fix or args.diff or args.write_baseline:
+        print("spawnlint: --fix, --diff and --write-baseline do not take standard input", file=sys.stderr)
+        return 2
+    named = Path(args.stdin_filename)
+    full = (named if named.is_absolute() else Path.cwd() / named).resolve()
+    try:
+        rel = full.relative_to(root).as_posix()
+    except ValueError:
+        print(
+            f"spawnlint: --stdin-filename {args.stdin_filename}: not inside the project {root}",
+            file=sys.stderr,
+        )
+        return 2
+    return {rel: sys.stdin.buffer.read()}
+
+
+def _stdin_diagnostics(
+    args: argparse.Namespace,
+    root: Path,
+    settings: Settings,
+    filters: Filters,
+    stdin: dict[str, bytes],
+    lines: SourceLines,
+) -> tuple[list[Diagnostic], BaselineOutcome, int]:
+    """The findings touching the buffer's file, the project read from disk around it (and what
+    the baseline did; nothing is fixed)."""
+    from spawnlint.buffers import lint_buffers
+    from spawnlint.focus import wanted
+
+    result = lint_buffers(root, settings, stdin, not args.no_cache, wanted(tuple(stdin)))
+    for path, data in stdin.items():  # baseline fingerprints read the buffer's lines, not the disk's
+        text = data.decode("utf-8-sig", "replace")
+        lines.cache[path] = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if args.verbose:
+        _print_tracebacks(result.project)
+    kept = suppressed(result.diagnostics, result.project, filters.severity)
+    return (*narrowed(kept, filters, lines), 0)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +49,53 @@ class ConfiguredAgent:
     tools_known: bool = True  # False for `true`: the agent exists, its tools are not stated
 
 
+# Folders that are never a plugin's source, skipped even when not git-ignored (ruff's list,
+# adapted): a name matches at any depth; `build/` and `dist/` only at the project root, where they
+# are build output (`skills/build/` is a real skill). tests/, examples/, .claude/ are read.
+DEFAULT_EXCLUDE = (
+    ".git",
+    ".venv",
+    "venv",
+    "node_modules",
+    "site-packages",
+    "__pypackages__",
+    ".tox",
+    ".nox",
+    "__pycache__",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
+    "/build",
+    "/dist",
+)
+# Folders of other agent harnesses: Claude Code loads nothing from them, so they are not read.
+OTHER_HARNESSES = (
+    ".agents",
+    ".clinerules",
+    ".codex",
+    ".codex-plugin",
+    ".cursor",
+    ".cursor-plugin",
+    ".gemini",
+    "/.github/agents",
+    "/.github/prompts",
+    "/.github/skills",
+    ".kiro",
+    ".opencode",
+    ".opencode-plugin",
+    ".roo",
+    ".windsurf",
+)
+
+
+def excluded_paths(
+    exclude: tuple[str, ...], extend_exclude: tuple[str, ...], other_harnesses: tuple[str, ...]
+) -> tuple[str, ...]:
+    """Every pattern of what is not read: `exclude` (which replaces the defaults), `extend-exclude`
+    (which adds to them) and the other harnesses' folders."""
+    return tuple(dict.fromkeys(exclude + extend_exclude + other_harnesses))
+
+
 @dataclass(frozen=True)
 class Settings:
     select: tuple[str, ...] = ()
@@ -56,7 +104,10 @@ class Settings:
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     strict: bool = False
     severity: Mapping[str, str] = field(default_factory=dict)
-    exclude: tuple[str, ...] = ()
+    # what discovery skips: every pattern of `excluded_paths` (see with_excludes for the parts)
+    exclude: tuple[str, ...] = excluded_paths(DEFAULT_EXCLUDE, (), OTHER_HARNESSES)
+    extend_exclude: tuple[str, ...] = ()
+    other_harnesses: tuple[str, ...] = OTHER_HARNESSES
     units: tuple[str, ...] = ("commands", "skills")
     agents: tuple[ConfiguredAgent, ...] = ()
     max_file_bytes: int = 2 * 1024 * 1024
@@ -77,6 +128,8 @@ _KEYS = {
     "strict",
     "severity",
     "exclude",
+    "extend-exclude",
+    "other-harnesses",
     "units",
     "agents",
     "max-file-size",
@@ -194,7 +247,13 @@ def _settings(table: dict[str, Any], source: str, known: tuple[str, ...]) -> Set
         per_file_ignores=_per_file_ignores(table.get("per-file-ignores", {}), known),
         strict=strict,
         severity=_severity(table.get("severity", {}), known),
-        exclude=_strings(table, "exclude"),
+        exclude=excluded_paths(
+            _strings(table, "exclude", DEFAULT_EXCLUDE),
+            _strings(table, "extend-exclude"),
+            _strings(table, "other-harnesses", OTHER_HARNESSES),
+        ),
+        extend_exclude=_strings(table, "extend-exclude"),
+        other_harnesses=_strings(table, "other-harnesses", OTHER_HARNESSES),
         units=units,
         agents=_agents(table.get("agents", {})),
         max_file_bytes=max_size,
@@ -204,6 +263,19 @@ def _settings(table: dict[str, Any], source: str, known: tuple[str, ...]) -> Set
         guard_mode=_guard_mode(table.get("guard", {})),
         source=source,
     )
+
+
+def with_excludes(
+    settings: Settings, exclude: tuple[str, ...] | None, extend_exclude: tuple[str, ...]
+) -> Settings:
+    """The settings with the command line's `--exclude` (replacing the configured or default list)
+    and `--extend-exclude` (adding to it)."""
+    if exclude is None and not extend_exclude:
+        return settings
+    if exclude is None:
+        return replace(settings, exclude=settings.exclude + extend_exclude)
+    extend = settings.extend_exclude + extend_exclude
+    return replace(settings, exclude=excluded_paths(exclude, extend, settings.other_harnesses))
 
 
 def _severity(value: Any, known: tuple[str, ...]) -> dict[str, str]:
@@ -269,10 +341,7 @@ def _no_name_rule(table: Any) -> NoNameRule:
     if pattern is not None:
         if not isinstance(pattern, str):
             raise TypeError("`no-name-rule.pattern` must be a string")
-        try:
-            re.compile(pattern)
-        except re.error as exc:
-            raise ValueError(f"`no-name-rule.pattern` is not a valid regular expression: {exc}") from exc
+        _compiled(pattern)
     scope = table.get("scope", "unit")
     lines = 0
     if not isinstance(scope, str):
@@ -283,6 +352,58 @@ def _no_name_rule(table: Any) -> NoNameRule:
     elif scope not in ("unit", "section"):
         raise ValueError('`no-name-rule.scope` must be "unit", "section" or "lines:N"')
     return NoNameRule(require, pattern, scope, lines)
+
+
+# A pattern from the configuration is matched against every sentence of the project, and a pull
+# request can change the configuration its own CI runs with: a pattern that backtracks
+# catastrophically (`(a|aa)+$` on 60 `a`s takes hours) must stop the run, not hang it. The
+# standard `re` cannot be interrupted; the `regex` package (re-compatible syntax, wheels for
+# Linux, macOS and Windows) takes a timeout per search.
+SENTENCE_SECONDS = 0.5  # an ordinary pattern takes microseconds on a sentence
+RUN_SECONDS = 20.0  # and all of them together, for a pattern slow on every sentence
+
+
+def _compiled(pattern: str) -> Any:
+    import regex  # only a configured pattern needs it (~45 ms to import)
+
+    try:
+        return regex.compile(pattern, regex.IGNORECASE)
+    except (regex.error, ValueError, OverflowError, RecursionError) as exc:
+        raise ValueError(f"`no-name-rule.pattern` is not a valid regular expression: {exc}") from exc
+
+
+def rule_pattern_matcher(pattern: str, source: str | None = None) -> Callable[[str], bool]:
+    """A search for the configured rule pattern (case-insensitive) that stops the run with a
+    ConfigError instead of backtracking for hours: each search is bounded, and so is the time of
+    all of them."""
+    compiled = _compiled(pattern)
+    spent = [0.0]
+
+    def search(text: str) -> bool:
+        allowed = min(SENTENCE_SECONDS, RUN_SECONDS - spent[0])
+        started = time.monotonic()
+        try:
+            return compiled.search(text, timeout=max(allowed, 0.001)) is not None
+        except TimeoutError:
+            raise ConfigError(_too_slow(pattern, source, text, allowed < SENTENCE_SECONDS)) from None
+        finally:
+            spent[0] += time.monotonic() - started
+
+    return search
+
+
+def _too_slow(pattern: str, source: str | None, text: str, overall: bool) -> str:
+    where = f"{source}: " if source else ""
+    sample = text[:60].encode("unicode_escape").decode("ascii") + ("..." if len(text) > 60 else "")
+    took = (
+        f"more than {RUN_SECONDS:g} s over the project's sentences"
+        if overall
+        else (f"more than {SENTENCE_SECONDS:g} s on one sentence ({sample!r})")
+    )
+    return (
+        f"{where}`no-name-rule.pattern` {pattern!r} took {took}: it backtracks catastrophically"
+        " (nested or overlapping repeats such as `(a|aa)+`); rewrite it without them"
+    )
 
 
 def _result_contract(table: Any) -> ResultContract:
@@ -311,7 +432,9 @@ def show(settings: Settings) -> str:
         f"per-file-ignores = {dict((g, list(c)) for g, c in settings.per_file_ignores)}",
         f"strict = {str(settings.strict).lower()}",
         f"severity = {dict(settings.severity)}",
-        f"exclude = {list(settings.exclude)}",
+        f"exclude = {list(settings.exclude)}  # in effect: extend-exclude and other-harnesses too",
+        f"extend-exclude = {list(settings.extend_exclude)}",
+        f"other-harnesses = {list(settings.other_harnesses)}",
         f"units = {list(settings.units)}",
         f"max-file-size = {settings.max_file_bytes}",
         f"agents = {dict((a.pattern, _agent_value(a)) for a in settings.agents)}",

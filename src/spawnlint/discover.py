@@ -8,7 +8,8 @@ import os
 import posixpath
 import re
 import stat
-from collections.abc import Collection, Mapping
+from collections import defaultdict
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from fnmatch import fnmatch
 from pathlib import Path
@@ -44,6 +45,9 @@ _NOT_LOADED_DIRS = frozenset(
 class Plugin:
     root: str  # posix path relative to the project root; "" for the project itself
     name: str | None  # None: agents are addressed by bare name (a `.claude/` folder, no manifest)
+    # (kind, path): the files or folders its manifest (or marketplace entry) names as "agents",
+    # "commands" or "skills", relative to the project root; they add to the default folders
+    components: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -91,38 +95,118 @@ def list_files(root: Path) -> Listing:
 
 def discover(root: Path, exclude: tuple[str, ...] = (), listing: Listing | None = None) -> Discovery:
     listing = listing or list_files(root)
-    problems = list(listing.problems)
-    paths = list(listing.paths)
-    paths = [
-        p for p in paths if not any(fnmatch(p, pat) or p.startswith(pat.rstrip("/") + "/") for pat in exclude)
-    ]
+    is_excluded = exclusion(exclude)
+    problems = [p for p in listing.problems if not is_excluded(p.finding.path)]
+    paths = [p for p in listing.paths if not is_excluded(p)]
     plugins = _plugins(root, paths, problems)
-    # A SKILL.md inside an agents/ tree is an agent written as a folder, not a skill.
-    skill_dirs = frozenset(
-        {
-            posixpath.dirname(p)
-            for p in paths
-            if posixpath.basename(p) == "SKILL.md"
-            and "agents" not in p.split("/")[:-1]
-            and not _NOT_LOADED_DIRS & set(p.split("/")[:-2])  # a kept copy; `skills/docs/` may be a skill
-        }
-    )
+    claims = _claims(plugins)
+    skill_dirs = _skill_dirs(paths, plugins, claims)
     by_root: dict[str, Plugin] = {}
     for plugin in plugins:
         by_root.setdefault(plugin.root, plugin)
     files = []
     for path in paths:
-        plugin = _plugin_of(path, by_root)
-        kind = _kind(path, skill_dirs, plugin)
+        claim = _claim_of(path, claims)
+        plugin = claim[1] if claim else _plugin_of(path, by_root)
+        kind = _kind(path, skill_dirs, plugin, claim[0] if claim else None)
         if kind is None:
             continue
         files.append(SourceFile(path, kind, plugin, _unit_of(path, kind, skill_dirs)))
     return Discovery(root, tuple(files), tuple(plugins), tuple(problems))
 
 
+def exclusion(patterns: Collection[str]) -> Callable[[str], bool]:
+    """The test of a path against `exclude` patterns, as ruff and .gitignore read them: a pattern
+    without a slash (`node_modules`, `*.bak`) matches a file or folder name at any depth; one with
+    a slash, or starting with one (`/build`, `archive/**`), matches from the project root."""
+    names: set[str] = set()
+    name_globs: list[str] = []
+    anchored: list[str] = []
+    for pattern in patterns:
+        text = pattern.strip().rstrip("/")
+        if not text:
+            continue
+        if "/" in text:
+            anchored.append(text.lstrip("/"))
+        elif any(c in text for c in "*?["):
+            name_globs.append(text)
+        else:
+            names.add(text)
+
+    def excluded(path: str) -> bool:
+        parts = path.split("/")
+        if not names.isdisjoint(parts):
+            return True
+        if any(fnmatch(part, glob) for glob in name_globs for part in parts):
+            return True
+        return any(_anchored_match(path, parts, pattern) for pattern in anchored)
+
+    return excluded
+
+
+def excluded_by(path: str, patterns: Collection[str]) -> str | None:
+    """The first of `patterns` that takes `path` out of the project (for saying so), else None."""
+    return next((p for p in patterns if path and exclusion((p,))(path)), None)
+
+
+def _anchored_match(path: str, parts: list[str], pattern: str) -> bool:
+    if path == pattern or path.startswith(pattern + "/"):
+        return True
+    if not any(c in pattern for c in "*?["):
+        return False
+    return any(fnmatch("/".join(parts[:end]), pattern) for end in range(1, len(parts) + 1))
+
+
+def _skill_dirs(
+    paths: list[str], plugins: list[Plugin], claims: Mapping[str, tuple[str, Plugin]]
+) -> frozenset[str]:
+    """The folders that are skill units: each holding a SKILL.md under a folder named `skills` (at
+    any depth: a plugin's, `.claude/skills/`, a source tree a build copies into a plugin) or under
+    a path a manifest names as skills; the root only in a repository that is one skill, with no
+    plugin manifest (a root SKILL.md beside `.claude-plugin/` is for other tools)."""
+    found = set()
+    for path in paths:
+        if posixpath.basename(path) != "SKILL.md":
+            continue
+        folders = path.split("/")[:-1]
+        if "agents" in folders:
+            continue  # a SKILL.md inside an agents/ tree is an agent written as a folder
+        claim = _claim_of(path, claims)
+        if claim is not None and claim[0] == "skills":
+            found.add(posixpath.dirname(path))
+        elif "skills" in folders[:-1] and not _NOT_LOADED_DIRS & set(folders[:-1]):
+            found.add(posixpath.dirname(path))  # a kept copy is none; `skills/docs/` may be a skill
+        elif not folders and not any(p.name for p in plugins):
+            found.add("")
+    return frozenset(found)
+
+
+def _claims(plugins: list[Plugin]) -> dict[str, tuple[str, Plugin]]:
+    """path -> (component kind, plugin) for every path a manifest names."""
+    claims: dict[str, tuple[str, Plugin]] = {}
+    for plugin in plugins:
+        for kind, path in plugin.components:
+            claims.setdefault(path, (kind, plugin))
+    return claims
+
+
+def _claim_of(path: str, claims: Mapping[str, tuple[str, Plugin]]) -> tuple[str, Plugin] | None:
+    """The innermost manifest-named path holding `path` (or naming it), with its kind and plugin."""
+    if not claims:
+        return None
+    if path in claims:
+        return claims[path]
+    folder = _innermost(path, claims)
+    return claims[folder] if folder else None
+
+
 def _list_files(root: Path, problems: list[Problem]) -> tuple[list[str], list[tuple[int, ...]]]:
-    listed = _git_files(root)
-    found = _scan(str(root)) if listed is None else _lstat_each(str(root), listed)
+    listed = _git_files(root, problems)
+    if listed is None:
+        found = _scan(str(root), problems)
+    else:
+        found = _lstat_each(str(root), listed, problems)
+        found.update(_untracked_special_files(root, found))
     real_root = os.path.realpath(root)
     paths: list[str] = []
     identities: list[tuple[int, ...]] = []
@@ -167,24 +251,95 @@ def _link_target(root: Path, real_root: str, path: str, problems: list[Problem])
         return None
 
 
-def _lstat_each(root: str, paths: list[str]) -> dict[str, os.stat_result | None]:
+def _lstat_each(root: str, paths: list[str], problems: list[Problem]) -> dict[str, os.stat_result | None]:
     found: dict[str, os.stat_result | None] = {}
     prefix = os.path.join(root, "")
+    denied = {p.finding.path for p in problems}  # git said it could not open them
     for path in paths:
         try:
             found[path] = os.lstat(prefix + path)
-        except OSError:
+        except (FileNotFoundError, NotADirectoryError):
+            found[path] = None  # in git's index, deleted from the work tree
+        except OSError as exc:
             found[path] = None
+            _folder_denied(posixpath.dirname(path), exc, denied, problems)
     return found
 
 
-def _git_files(root: Path) -> list[str] | None:
+def _folder_denied(folder: str, exc: OSError, denied: set[str], problems: list[Problem]) -> None:
+    """One SL002 for a folder whose files cannot be reached (no execute permission)."""
+    if folder not in denied:
+        denied.add(folder)
+        why = f"folder cannot be searched ({exc.strerror or exc}); its files are not checked"
+        problems.append(_unreadable(folder or ".", why))
+
+
+_COMPONENT_FOLDERS = frozenset({"agents", "commands"})
+# Names of the files spawnlint reads: a FIFO or socket so named is said, never opened.
+_READ_SUFFIXES = (".md", ".markdown", ".mdx", ".py", ".json")
+
+
+def _untracked_special_files(
+    root: Path, found: Mapping[str, os.stat_result | None]
+) -> dict[str, os.stat_result]:
+    """FIFOs, sockets and devices with the names of files spawnlint reads, at the top and in the
+    folders under `agents/` or `commands/` that hold files git lists, and not ignored: git lists
+    none of them (it tracks only files and links), yet each is a component that cannot be read.
+    One scandir a folder, on a few of a tree's folders (135 of 691 on the largest real tree;
+    skill folders, hundreds in some trees, are not searched: a run pays for it every time)."""
+    listed = {path.rpartition("/")[0] for path in found}
+    folders = {f for f in listed if _COMPONENT_FOLDERS & set(f.split("/"))} | {""}
+    special: dict[str, os.stat_result] = {}
+    for folder in sorted(folders):
+        try:
+            with os.scandir(os.path.join(root, folder)) as entries:
+                for entry in entries:
+                    if not entry.name.lower().endswith(_READ_SUFFIXES) or _is_ordinary(entry):
+                        continue
+                    path = f"{folder}/{entry.name}" if folder else entry.name
+                    if path not in found:
+                        special[path] = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+    for path in _git_ignored(root, list(special)):
+        del special[path]
+    return special
+
+
+def _is_ordinary(entry: os.DirEntry[str]) -> bool:
+    try:
+        return (
+            entry.is_file(follow_symlinks=False) or entry.is_dir(follow_symlinks=False) or entry.is_symlink()
+        )
+    except OSError:
+        return True
+
+
+def _git_ignored(root: Path, paths: list[str]) -> list[str]:
+    if not paths:
+        return []
+    import subprocess
+
+    try:
+        out = subprocess.run(
+            ["git", "check-ignore", "--no-index", "-z", "--stdin"],
+            cwd=root,
+            input="\0".join(paths).encode("utf-8", "surrogateescape"),
+            capture_output=True,
+            timeout=60,
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return []
+    return [p for p in out.decode("utf-8", "surrogateescape").split("\0") if p in paths]
+
+
+def _git_files(root: Path, problems: list[Problem]) -> list[str] | None:
     if not (root / ".git").exists() and find_root(root) == root.resolve():
         return None
     import subprocess  # here: a project that is no git work tree never starts git
 
     try:
-        out = subprocess.run(
+        done = subprocess.run(
             [
                 "git",
                 "-c",
@@ -201,26 +356,59 @@ def _git_files(root: Path) -> list[str] | None:
             capture_output=True,
             timeout=60,
             check=True,
-        ).stdout
+            env={**os.environ, "LC_ALL": "C"},  # its warnings in English: they are read below
+        )
     except (OSError, subprocess.SubprocessError):
         return None
+    problems.extend(_unopened_folders(root, done.stderr.decode("utf-8", "surrogateescape")))
     # listed but deleted from the work tree: _list_files drops those (one lstat a file)
-    return [p for p in out.decode("utf-8", "surrogateescape").split("\0") if p]
+    return [p for p in done.stdout.decode("utf-8", "surrogateescape").split("\0") if p]
 
 
-def _scan(root: str) -> dict[str, os.stat_result | None]:
+_UNOPENED = re.compile(r"^warning: could not open directory '(.+)/': (.+)$", re.M)
+
+
+def _unopened_folders(root: Path, stderr: str) -> list[Problem]:
+    """The folders git could not list (no read permission): their untracked files are unknown.
+    git names them from the top of the work tree, which may be above `root`."""
+    found = _UNOPENED.findall(stderr)
+    if not found:
+        return []
+    import subprocess
+
+    try:
+        prefix = (
+            subprocess.run(
+                ["git", "rev-parse", "--show-prefix"], cwd=root, capture_output=True, timeout=60, check=True
+            )
+            .stdout.decode("utf-8", "surrogateescape")
+            .strip()
+        )
+    except (OSError, subprocess.SubprocessError):
+        prefix = ""
+    return [
+        _unreadable(folder.removeprefix(prefix), f"folder cannot be read ({why}); its files are not checked")
+        for folder, why in found
+        if folder.startswith(prefix)
+    ]
+
+
+def _scan(root: str, problems: list[Problem]) -> dict[str, os.stat_result | None]:
     """Every file below `root` with its lstat, skipping tool and VCS folders; a symlinked folder
     is listed, never entered (_list_files says where it points). One lstat a file, done by
     scandir's entries: no path joined or split in Python."""
     found: dict[str, os.stat_result | None] = {}
     folders = [("", root)]
+    denied: set[str] = set()
     while folders:
         prefix, folder = folders.pop()
         try:
             with os.scandir(folder) as listed:
                 entries = list(listed)
-        except OSError:
-            continue  # an unreadable folder is skipped, as os.walk does
+        except OSError as exc:
+            why = f"folder cannot be read ({exc.strerror or exc}); its files are not checked"
+            problems.append(_unreadable(prefix.rstrip("/") or ".", why))
+            continue
         for entry in entries:
             name = entry.name
             try:
@@ -235,8 +423,8 @@ def _scan(root: str) -> dict[str, os.stat_result | None]:
                 continue  # a link to a folder that is skipped
             try:
                 found[prefix + name] = entry.stat(follow_symlinks=False)
-            except OSError:
-                found[prefix + name] = None
+            except OSError as exc:
+                _folder_denied(prefix.rstrip("/"), exc, denied, problems)
     return found
 
 
@@ -251,7 +439,9 @@ def _unreadable(path: str, why: str, line: int = 1) -> Problem:
     return Problem("SL002", Finding(path, line, 1, why))
 
 
-def _kind(path: str, skill_dirs: Collection[str], plugin: Plugin) -> FileKind | None:
+def _kind(
+    path: str, skill_dirs: Collection[str], plugin: Plugin, claimed: str | None = None
+) -> FileKind | None:
     base = posixpath.basename(path)
     stem = base.lower()
     if stem.endswith(".py"):
@@ -261,6 +451,8 @@ def _kind(path: str, skill_dirs: Collection[str], plugin: Plugin) -> FileKind | 
     kind = FileKind.MARKDOWN
     if _skill_dir_of(path, skill_dirs) is not None:
         kind = FileKind.SKILL
+    elif claimed in _CLAIMED_KINDS:
+        kind = _CLAIMED_KINDS[claimed]
     elif _in_plugin_folder(path, plugin, "commands"):
         kind = FileKind.COMMAND
     elif _in_plugin_folder(path, plugin, "agents"):
@@ -270,6 +462,9 @@ def _kind(path: str, skill_dirs: Collection[str], plugin: Plugin) -> FileKind | 
     if stem.startswith(excluded) and base != "SKILL.md":
         return None
     return kind
+
+
+_CLAIMED_KINDS = {"commands": FileKind.COMMAND, "agents": FileKind.AGENT}
 
 
 def _in_plugin_folder(path: str, plugin: Plugin, folder: str) -> bool:
@@ -284,7 +479,10 @@ def _in_plugin_folder(path: str, plugin: Plugin, folder: str) -> bool:
 
 
 def _skill_dir_of(path: str, skill_dirs: Collection[str]) -> str | None:
-    return _innermost(path, skill_dirs)
+    folder = _innermost(path, skill_dirs)
+    if folder == "" and path.startswith(".claude/"):
+        return None  # a standalone skill's repository keeps its own .claude/ folder beside it
+    return folder
 
 
 def _unit_of(path: str, kind: FileKind, skill_dirs: Collection[str]) -> str | None:
@@ -299,30 +497,148 @@ def _unit_of(path: str, kind: FileKind, skill_dirs: Collection[str]) -> str | No
 
 def _plugins(root: Path, paths: list[str], problems: list[Problem]) -> list[Plugin]:
     found: dict[str, str | None] = {}
+    components: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    sharing: list[Plugin] = []
     folders = _folders(paths)
     for path in paths:
         if _in_unloaded_copy(path):
             continue  # a plugin kept in backups/, archive/, examples/ ... is not one Claude Code loads
         if path.endswith(".claude-plugin/plugin.json") or path == ".claude-plugin/plugin.json":
             plugin_root = posixpath.dirname(posixpath.dirname(path))
-            data = _read_json(root, path)  # once: its name, and the paths it names
-            found[plugin_root] = _name_in(data) or posixpath.basename(plugin_root) or root.name
-            _refuse_outside_paths(root, path, plugin_root, data, problems)
+            manifest = _read_checked(root, path, problems)  # once: its name, and the paths it names
+            found[plugin_root] = manifest.name or posixpath.basename(plugin_root) or root.name
+            components[plugin_root] += _components(root, path, plugin_root, manifest.data, problems)
         elif posixpath.basename(path) == "plugin.json" and "/.claude-plugin/" not in "/" + path:
             plugin_root = posixpath.dirname(path)
-            name = _manifest_name(root, path)
-            if name and plugin_root not in found and _has_plugin_dirs(plugin_root, folders):
-                found[plugin_root] = name
+            if plugin_root in found or not _has_plugin_dirs(plugin_root, folders):
+                continue
+            manifest = _read_checked(root, path, problems)
+            if manifest.name:
+                found[plugin_root] = manifest.name
+                components[plugin_root] += _components(root, path, plugin_root, manifest.data, problems)
     for path in paths:
         if path.endswith(".claude-plugin/marketplace.json") or path == ".claude-plugin/marketplace.json":
-            for plugin_root, name in _marketplace_plugins(root, path, problems):
+            for plugin_root, name, named in _marketplace_plugins(root, path, problems):
+                if named and found.get(plugin_root, name) != name:
+                    # another entry with the same source (`./`, strict: false): its own plugin
+                    sharing.append(Plugin(plugin_root, name, tuple(dict.fromkeys(named))))
+                    continue
                 found.setdefault(plugin_root, name)
+                components[plugin_root] += named
     if any(p == ".claude" or p.startswith(".claude/") for p in paths):
         found.setdefault(".claude", None)
-    plugins = [Plugin(r, n) for r, n in sorted(found.items())]
+    plugins = [Plugin(r, n, tuple(dict.fromkeys(components.get(r, ())))) for r, n in sorted(found.items())]
     if "" not in found:
         plugins.insert(0, Plugin("", None))
-    return plugins
+    return plugins + sharing  # after the first plugin of each root, which holds its other files
+
+
+@dataclass(frozen=True)
+class _Manifest:
+    data: Any  # the parsed JSON; None when it could not be read
+    name: str | None  # its string `name`, read leniently from invalid JSON too
+
+
+def _read_checked(root: Path, path: str, problems: list[Problem]) -> _Manifest:
+    """A plugin.json read once; what makes Claude Code refuse it is an SL004 problem."""
+    data, why = _parse_manifest(root, path)
+    if why is not None:
+        problems.append(_invalid(path, why[1], why[0]))
+        return _Manifest(None, _lenient_name(root, path))
+    if not isinstance(data, dict):
+        problems.append(_invalid(path, 1, f"is a JSON {_json_type(data)}, not an object"))
+        return _Manifest(None, None)
+    if "name" not in data:
+        problems.append(_invalid(path, 1, "has no `name`, which Claude Code requires"))
+    for key, wanted in _PLUGIN_FIELDS.items():
+        if key in data and not _has_type(data[key], wanted):
+            why_key = f"`{key}` is a JSON {_json_type(data[key])}, it must be {_WANTED[wanted]}"
+            problems.append(_invalid(path, _line_of(root, path, key), why_key))
+    return _Manifest(data, _name_in(data))
+
+
+# plugin.json fields whose type Claude Code checks: "string", or "paths" (a path or a list of them)
+_PLUGIN_FIELDS = {"name": "string", "version": "string", "description": "string"}
+_PLUGIN_FIELDS.update({k: "paths" for k in ("commands", "agents", "skills")})
+_WANTED = {
+    "name": "a string",
+    "string": "a string",
+    "paths": "a path or a list of paths",
+    "source": "a path or an object",
+}
+_ENTRY_KEYS = ("name", "source")
+_COMPONENT_KEYS = ("agents", "commands", "skills")
+
+
+def _has_type(value: Any, wanted: str) -> bool:
+    if wanted in ("string", "name"):
+        return isinstance(value, str)
+    if wanted == "source":
+        return isinstance(value, (str, dict))
+    return isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value))
+
+
+def _json_type(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    names = {dict: "object", list: "array", str: "string", type(None): "null"}
+    return names.get(type(value), type(value).__name__)
+
+
+def _parse_manifest(root: Path, path: str) -> tuple[Any, tuple[str, int] | None]:
+    """The manifest's JSON, or (why it cannot be read, the line to point at)."""
+    data = _read_manifest(root, path)
+    if data is None:
+        return None, ("cannot be read (not a regular file, unreadable, or over 1 MiB)", 1)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        return None, (f"is not UTF-8 (invalid byte 0x{data[exc.start]:02x} on line {line})", line)
+    try:
+        return json.loads(text), None
+    except RecursionError:
+        return None, ("nests too deeply to be read as JSON", 1)
+    except json.JSONDecodeError as exc:
+        return None, (f"is not valid JSON ({exc.msg}, line {exc.lineno} column {exc.colno})", exc.lineno)
+    except ValueError as exc:
+        return None, (f"is not valid JSON ({exc})", 1)
+
+
+def _invalid(path: str, line: int, why: str) -> Problem:
+    refused = "the marketplace" if path.endswith("marketplace.json") else "the plugin"
+    message = f"{posixpath.basename(path)} {why}; Claude Code refuses {refused}: fix the manifest"
+    return Problem("SL004", Finding(path, line, 1, message))
+
+
+_NAME_FIELD = re.compile(r'"name"\s*:\s*"([^"\\]+)"')
+
+
+def _lenient_name(root: Path, path: str) -> str | None:
+    """The first `"name": "..."` of a manifest that is not valid JSON: what its author meant."""
+    data = _read_manifest(root, path)
+    found = _NAME_FIELD.search(data.decode("utf-8", "replace")) if data else None
+    return found.group(1).strip() or None if found else None
+
+
+def _components(
+    root: Path, path: str, plugin_root: str, data: Any, problems: list[Problem]
+) -> list[tuple[str, str]]:
+    """The (kind, project-relative path) pairs a manifest or entry names as agents, commands or
+    skills; a path out of the project is refused and said."""
+    _refuse_outside_paths(root, path, plugin_root, data, problems)
+    if not isinstance(data, dict):
+        return []
+    out = []
+    for key in _COMPONENT_KEYS:
+        value = data.get(key)
+        for item in [value] if isinstance(value, str) else value if isinstance(value, list) else []:
+            if isinstance(item, str) and item.strip() and not _outside(plugin_root, item):
+                joined = posixpath.normpath(posixpath.join(plugin_root, item.strip()))
+                out.append((key, "" if joined == "." else joined))
+    return out
 
 
 def _in_unloaded_copy(manifest: str) -> bool:
@@ -364,18 +680,6 @@ def _read_manifest(root: Path, path: str) -> bytes | None:
     return data if len(data) <= _MANIFEST_BYTES else None
 
 
-def _read_json(root: Path, path: str) -> Any:
-    data = _read_manifest(root, path)
-    try:
-        return None if data is None else json.loads(data.decode("utf-8-sig"))
-    except (ValueError, RecursionError):
-        return None
-
-
-def _manifest_name(root: Path, path: str) -> str | None:
-    return _name_in(_read_json(root, path))
-
-
 def _name_in(data: Any) -> str | None:
     name = data.get("name") if isinstance(data, dict) else None
     return name.strip() if isinstance(name, str) and name.strip() else None
@@ -405,16 +709,28 @@ def _outside(base: str, relative: str) -> bool:
     return relative.startswith("/") or joined == ".." or joined.startswith("../")
 
 
-def _marketplace_plugins(root: Path, path: str, problems: list[Problem]) -> list[tuple[str, str | None]]:
-    data = _read_json(root, path)
-    if not isinstance(data, dict) or not isinstance(data.get("plugins"), list):
+def _marketplace_plugins(
+    root: Path, path: str, problems: list[Problem]
+) -> list[tuple[str, str | None, list[tuple[str, str]]]]:
+    """(plugin root, name, component paths) of each local plugin a marketplace lists."""
+    data, why = _parse_manifest(root, path)
+    if why is not None:
+        problems.append(_invalid(path, why[1], why[0]))
+        return []
+    if not isinstance(data, dict):
+        problems.append(_invalid(path, 1, f"is a JSON {_json_type(data)}, not an object"))
+        return []
+    if not isinstance(data.get("plugins"), list):
+        got = f"a JSON {_json_type(data['plugins'])}" if "plugins" in data else "missing"
+        wrong = f"`plugins` is {got}, it must be a list of plugin entries"
+        problems.append(_invalid(path, _line_of(root, path, "plugins"), wrong))
         return []
     base = posixpath.dirname(posixpath.dirname(path))
     metadata = data.get("metadata")
     plugin_root_dir = metadata.get("pluginRoot") if isinstance(metadata, dict) else None
-    found: list[tuple[str, str | None]] = []
+    found: list[tuple[str, str | None, list[tuple[str, str]]]] = []
     for entry in data["plugins"]:
-        if not isinstance(entry, dict):
+        if not _entry_is_valid(root, path, entry, problems):
             continue
         source = entry.get("source")
         if isinstance(source, dict):
@@ -434,9 +750,32 @@ def _marketplace_plugins(root: Path, path: str, problems: list[Problem]) -> list
                 )
             )
             continue
-        name = entry.get("name")
-        found.append(("" if joined == "." else joined, name if isinstance(name, str) else None))
+        plugin_root = "" if joined == "." else joined
+        found.append((plugin_root, entry.get("name"), _components(root, path, plugin_root, entry, problems)))
     return found
+
+
+def _entry_is_valid(root: Path, path: str, entry: Any, problems: list[Problem]) -> bool:
+    """A marketplace entry Claude Code can install: an object with a string name, a source (a path
+    or an object), and component paths of the right type. Each problem is said at the entry's
+    name (where it has one) or at the first line of the wrong key."""
+    if not isinstance(entry, dict):
+        why = f"lists a JSON {_json_type(entry)} among its plugins, not an object"
+        problems.append(_invalid(path, 1, why))
+        return False
+    named = entry.get("name") if isinstance(entry.get("name"), str) else None
+    wrong = [
+        (key, "plugin entry has no `{}`, which Claude Code requires")
+        for key in _ENTRY_KEYS
+        if key not in entry
+    ]
+    for key, wanted in (*((k, k) for k in _ENTRY_KEYS), *((k, "paths") for k in _COMPONENT_KEYS)):
+        if key in entry and not _has_type(entry[key], wanted):
+            kind = _json_type(entry[key])
+            wrong.append((key, f"plugin entry's `{{}}` is a JSON {kind}, it must be {_WANTED[wanted]}"))
+    for key, why in wrong:
+        problems.append(_invalid(path, _line_of(root, path, named or key), why.format(key)))
+    return not wrong
 
 
 def _line_of(root: Path, path: str, needle: str) -> int:

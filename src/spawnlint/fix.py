@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from spawnlint.atomic import write_atomically
+from spawnlint.atomic import clear_leftovers, write_atomically
 from spawnlint.model import Diagnostic, Edit, Fix, Project
 
 _BOM = b"\xef\xbb\xbf"
@@ -76,11 +76,30 @@ def _change(root: Path, path: str, fixes: list[tuple[Diagnostic, Fix]]) -> FileC
         text = before.removeprefix(_BOM).decode("utf-8")
     except UnicodeDecodeError:
         return None
-    after, fixed = apply_edits(text, fixes)
+    after, fixed = apply_edits(text, _completed(path, text, fixes))
     if not fixed or after == text:
         return None
     data = (_BOM if before.startswith(_BOM) else b"") + after.encode("utf-8")
     return FileChange(path, before, data, tuple(fixed))
+
+
+def _completed(path: str, text: str, fixes: list[tuple[Diagnostic, Fix]]) -> list[tuple[Diagnostic, Fix]]:
+    """The fixes with each Python keyword or dict entry to delete made a plain edit by the Python
+    fixer (libcst, imported only here); a fix it cannot complete is left out."""
+    nodes = [e for _d, fix in fixes for e in fix.edits if e.python_node]
+    if not nodes:
+        return fixes
+    try:
+        from spawnlint.parse.python.fix import complete_removals
+    except ImportError:  # libcst missing (the plugin's own copy, run with the system's Python)
+        return [(d, fix) for d, fix in fixes if not any(e.python_node for e in fix.edits)]
+    done = complete_removals(path, text, nodes)
+    out = []
+    for diagnostic, fix in fixes:
+        edits = [done.get(e) if e.python_node else e for e in fix.edits]
+        if all(e is not None for e in edits):
+            out.append((diagnostic, Fix(tuple(e for e in edits if e is not None), fix.safe)))
+    return out
 
 
 def _read(full: Path) -> bytes | None:
@@ -157,14 +176,36 @@ def _overlapping(spans: list[tuple[int, int, str, int]]) -> set[int]:
     return dropped
 
 
-def write(root: Path, change: FileChange) -> bool:
-    """Replace the file atomically (a temporary file beside it, then a rename), keeping its
-    permissions; False when it changed since it was read."""
+def write(root: Path, change: FileChange) -> str | None:
+    """Replace the file atomically (a temporary file beside it, then a rename), keeping its mode,
+    owner and group; None when done, else why it was left as it was: it changed since it was
+    read, it is read-only, it has other hard links (a rename would split them, and an edit in
+    place could be torn), or its owner cannot be kept."""
     full = root / change.path
+    try:
+        status = os.stat(full)
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or exc})"
     if _read(full) != change.before:
-        return False
-    write_atomically(full, change.after)
-    return True
+        return "changed while spawnlint ran"
+    if not status.st_mode & 0o222 or not os.access(full, os.W_OK):
+        return "read-only"
+    if status.st_nlink > 1:
+        return f"has {status.st_nlink} hard links; replacing it would split them"
+    try:
+        write_atomically(full, change.after, keep_owner=True)
+    except PermissionError:
+        return "its owner and group cannot be kept by this user"
+    except OSError as exc:
+        return f"cannot be written ({exc.strerror or exc})"
+    return None
+
+
+def clear_temporary_files(root: Path, project: Project) -> int:
+    """Remove the temporary files that an earlier --fix, killed before its rename, left in the
+    folders of the project's files; how many."""
+    folders = {os.path.dirname(path) for path in project.files} | {""}
+    return sum(len(clear_leftovers(root / folder)) for folder in sorted(folders))
 
 
 def unified_diff(change: FileChange) -> str:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from spawnlint import cache
-from spawnlint.cache import cache_dir, load_keyed, pack_name, store_keyed
+from spawnlint.cache import cache_dir, load_keyed, pack_name, store_keyed, well_formed
 from spawnlint.config import Settings
 from spawnlint.discover import Listing, list_files
 from spawnlint.focus import wanted
@@ -70,9 +70,7 @@ def _memo_path(root: Path) -> Path:
 
 def _load(root: Path, key: str) -> list[Diagnostic] | None:
     found = load_keyed(_memo_path(root), key)
-    if not isinstance(found, list) or not all(isinstance(d, Diagnostic) for d in found):
-        return None
-    return found
+    return found if isinstance(found, list) and well_formed(found, list[Diagnostic]) else None
 
 
 def _save(root: Path, key: str, found: list[Diagnostic]) -> None:

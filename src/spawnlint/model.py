@@ -27,7 +27,6 @@ class FileKind(str, Enum):
     SKILL = "skill"  # any markdown file inside a skill folder
     MARKDOWN = "markdown"  # other markdown searched for spawn sites
     PYTHON = "python"
-    MANIFEST = "manifest"
 
 
 @dataclass(frozen=True, order=True)
@@ -43,7 +42,9 @@ class Edit:
     """Replace the text from (line, column) to (end_line, end_column) — 1-based, the end excluded,
     a column counting characters of the line without its line ending — with `text`. `old` is the
     text the parser saw there: the edit is applied only if the file still holds it. A "\n" in
-    `text` is written as the file's own line ending."""
+    `text` is written as the file's own line ending. A `python_node` edit deletes a keyword argument
+    or a dict entry of Python (`old` is all of it): the Python fixer makes it whole (its comma, the
+    lines it leaves) with libcst when --fix applies it."""
 
     path: str
     line: int
@@ -52,6 +53,7 @@ class Edit:
     end_column: int
     old: str
     text: str = ""
+    python_node: bool = False
 
 
 @dataclass(frozen=True)
@@ -353,6 +355,8 @@ class Project:
     # matcher accepts it; and the rule's scope ("unit", "section", "lines") with its N
     rule_insertions: Mapping[str, str] = field(default_factory=dict)
     rule_scope: tuple[str, int] = ("unit", 0)
+    # pairs of plugin roots that look like copies of one plugin (root, other root, why)
+    plugin_copies: tuple[tuple[str, str, str], ...] = ()
     # the names (lower case) of this project's plugins that have files here: a target in one of
     # their namespaces that matches nothing was deleted or renamed (SL301 is an error)
     own_namespaces: frozenset[str] = frozenset()

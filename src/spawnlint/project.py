@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from fnmatch import fnmatch
 
-from spawnlint.config import ConfiguredAgent, Settings
+from spawnlint.config import ConfiguredAgent, Settings, rule_pattern_matcher
 from spawnlint.discover import Discovery, Plugin, SourceFile
 from spawnlint.focus import Wanted, problem_wanted, spawn_wanted, unit_wanted
 from spawnlint.model import (
@@ -61,7 +61,8 @@ def build_project(
     named = _agents(discovery, parsed)
     agents = [agent for agent, _ in named]
     index = _index(named)
-    duplicates = _duplicates(agents)
+    loaders = {f.path: _loader_root(f) for f in discovery.files}
+    duplicates = _duplicates(agents, loaders)
     builtins = tuple(_builtin(name, tools) for name, tools in BUILTIN_AGENTS)
     for agent in builtins:
         index.setdefault(agent.id.lower(), (agent,))
@@ -100,6 +101,7 @@ def build_project(
         agents=tuple(agents),
         agent_index=index,
         duplicate_agents=duplicates,
+        plugin_copies=_plugin_copies(discovery.plugins, agents, loaders),
         units=units,
         spawns=spawns,
         uncovered=uncovered,
@@ -228,13 +230,51 @@ def _index(agents: list[tuple[Agent, set[str]]]) -> dict[str, tuple[Agent, ...]]
     return {k: tuple(v) for k, v in index.items()}
 
 
-def _duplicates(agents: list[Agent]) -> tuple[tuple[Agent, Agent], ...]:
-    first: dict[str, Agent] = {}
+def _loader_root(source: SourceFile) -> str:
+    """The folder whose agents Claude Code loads together: the plugin root (with the paths its
+    manifest names), or for agents outside any manifest the folder holding their `agents/`."""
+    if source.plugin.name is not None and source.plugin.root:
+        return source.plugin.root
+    rel = source.path[len(source.plugin.root) + 1 :] if source.plugin.root else source.path
+    folders = rel.split("/")[:-1]
+    if "agents" not in folders:
+        return source.plugin.root
+    above = "/".join(folders[: folders.index("agents")])
+    return posixpath.join(source.plugin.root, above) if above else source.plugin.root
+
+
+def _plugin_copies(
+    plugins: Iterable[Plugin], agents: list[Agent], loaders: Mapping[str, str]
+) -> tuple[tuple[str, str, str], ...]:
+    """Pairs of plugin roots that look like copies of one plugin (the same manifest name, or most
+    of their agent names in common), with why: Claude Code installs one, the other is stale."""
+    names: dict[str, set[str]] = defaultdict(set)
+    for agent in agents:
+        if agent.path is not None and not agent.defined_in_code:
+            names[loaders.get(agent.path, "")].add(agent.name.lower())
+    named = sorted((p.root, p.name) for p in plugins if p.name and p.root != ".claude")
+    copies = []
+    for i, (root, name) in enumerate(named):
+        for other, other_name in named[i + 1 :]:
+            if other == root:
+                continue  # marketplace entries sharing one source: one folder, not a copy
+            shared = names[root] & names[other]
+            if name.lower() == other_name.lower():
+                copies.append((root, other, f'both are named "{name}"'))
+            elif len(shared) >= 3 and 2 * len(shared) >= min(len(names[root]), len(names[other])):
+                copies.append((root, other, f"{len(shared)} agent names in common"))
+    return tuple(copies)
+
+
+def _duplicates(agents: list[Agent], loaders: Mapping[str, str]) -> tuple[tuple[Agent, Agent], ...]:
+    """Pairs of agents one plugin root loads under one id. Two plugin roots never collide: Claude
+    Code never loads both a plugin and a stale copy of it."""
+    first: dict[tuple[str, str], Agent] = {}
     pairs = []
     for agent in sorted(agents, key=lambda a: a.path or ""):
         if agent.defined_in_code:
             continue  # each SDK program passes its own agents; the same key twice is no clash
-        key = agent.id.lower()
+        key = (loaders.get(agent.path or "", ""), agent.id.lower())
         if key in first:
             pairs.append((first[key], agent))
         else:
@@ -272,7 +312,61 @@ def _resolve(
         return Resolution("external", (_configured(target.value.strip(), elsewhere),))
     if target.kind is ValueKind.BARE:
         return Resolution("dynamic")
+    if is_placeholder(value):
+        return Resolution("placeholder")
     return Resolution("unknown")
+
+
+# Words that stand for an agent in documentation ("agent-name", "your-agent-type", "plugin:name").
+_PLACEHOLDER_WORDS = frozenset(
+    [
+        "agent",
+        "agents",
+        "subagent",
+        "sub",
+        "name",
+        "type",
+        "plugin",
+        "your",
+        "my",
+        "the",
+        "some",
+        "appropriate",
+        "specialist",
+        "role",
+        "x",
+        "xx",
+        "xxx",
+        "foo",
+        "bar",
+        "baz",
+        "example",
+        "custom",
+        "specific",
+        "relevant",
+        "selected",
+        "chosen",
+        "target",
+        "id",
+        "kind",
+        "namespace",
+        "prefix",
+        "n",
+        "placeholder",
+        "tbd",
+        "todo",
+    ]
+)
+_WORDS = re.compile(r"[-_:./\s]+")
+
+
+def is_placeholder(value: str) -> bool:
+    """Whether a literal that matches no agent stands for one (a lower-case value): an
+    HTML-escaped `&lt;agent&gt;`, a glob (`team-*`), or generic words only (`agent-name`,
+    `plugin:name`, `your-agent-type`)."""
+    if any(mark in value for mark in ("&lt;", "&gt;", "&#", "*", "?", "%s", "{{")):
+        return True
+    return all(word in _PLACEHOLDER_WORDS for word in _WORDS.split(value) if word)
 
 
 def _configured(agent_id: str, configured: ConfiguredAgent) -> Agent:
@@ -454,8 +548,7 @@ def _rule_matcher(settings: Settings) -> Callable[[str], bool]:
     """The configured test for a no-name rule sentence: a custom regex, or the default matcher."""
     rule = settings.no_name_rule
     if rule.pattern is not None:
-        compiled = re.compile(rule.pattern, re.IGNORECASE)
-        return lambda text: bool(compiled.search(text))
+        return rule_pattern_matcher(rule.pattern, settings.source)
     return lambda text: is_rule_sentence(text, rule.require_mechanism)
 
 

@@ -8,13 +8,12 @@ import os
 import stat
 from collections.abc import Iterator, Mapping, Set
 from dataclasses import dataclass
-from fnmatch import fnmatch
 from pathlib import Path
 from typing import Any
 
 from spawnlint.cache import discovered
 from spawnlint.config import Settings, load_settings
-from spawnlint.discover import Discovery, Plugin, SourceFile, find_root
+from spawnlint.discover import Discovery, Plugin, SourceFile, exclusion, find_root
 from spawnlint.guard.call import Call
 from spawnlint.model import Agent, FileKind, Finding, Param, ParsedFile, Project, SpawnSite, ValueKind
 from spawnlint.parse import decode, parse_agent_definition
@@ -149,7 +148,7 @@ class AgentReader:
         return parse_agent_definition(rel, text)
 
     def excluded(self, path: str) -> bool:
-        return any(fnmatch(path, p) or path.startswith(p.rstrip("/") + "/") for p in self.settings.exclude)
+        return exclusion(self.settings.exclude)(path)  # as `check` reads `exclude`
 
 
 def _config_dir() -> Path:

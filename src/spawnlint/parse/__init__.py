@@ -37,13 +37,15 @@ _SUPPRESS_HASH = re.compile(r"#\s*spawnlint:\s*(ignore-file|ignore)(?:\[([^\]]*)
 
 
 def python_could_spawn(text: str, callables: tuple[str, ...]) -> bool:
-    """The cheap prefilter for Python files: only these are parsed, and libcst is imported only
-    when one passes."""
+    """The cheap prefilter for Python files: only these are parsed (tokenize and ast). A call or
+    dict needs `subagent_type`, `AgentDefinition` or a callable; a string a tool, verb or noun."""
     if "subagent_type" in text or "AgentDefinition" in text:
         return True
     if any(c + "(" in text for c in callables):
         return True
-    return has_spawn_word(text)  # the markdown word test: a string may say "Launch the x agent"
+    # the markdown word test, in any case: a string may say "Launch the x agent", "Have the
+    # **code-reviewer** agent check it" (words from parse/vocabulary.py, never a copy here)
+    return has_spawn_word(text)
 
 
 def decode(path: str, data: bytes, max_bytes: int) -> tuple[str | None, Problem | None]:
@@ -83,6 +85,8 @@ def parse_text(path: str, text: str, kind: FileKind, all_sentences: bool = True)
     body_text = "\n".join(lines[body_start:])
     body = all_sentences or could_yield(body_text)
     facts = _body_facts(path, lines, body_start, all_sentences) if body else None
+    if facts is not None and facts.unread_line:
+        problems.append(_too_deep(path, facts.unread_line))
     if frontmatter is not None and kind is FileKind.AGENT:
         if facts is not None:
             mentions, reports = facts.mentions_send_message, facts.report_lines
@@ -138,11 +142,21 @@ def _body_facts(path: str, lines: list[str], body_start: int, all_sentences: boo
     return analyse(path, lines, body_start, all_sentences)
 
 
+def _too_deep(path: str, line: int) -> Problem:
+    from spawnlint.parse.markdown import MAX_NESTING
+
+    why = (
+        f"markdown nested more than {MAX_NESTING} blocks deep (quotes, lists) from this line: the"
+        " file is not fully read; flatten the nesting"
+    )
+    return Problem("SL002", Finding(path, line, 1, why))
+
+
 def _frontmatter_is_read(path: str, kind: FileKind, frontmatter: Frontmatter) -> bool:
     """Claude Code reads the frontmatter of agents, commands and a skill's SKILL.md; the other
     files of a skill folder (templates, references) are only text."""
     if kind is FileKind.AGENT:
-        return isinstance(frontmatter.data.get("name"), str)
+        return True  # without a `name`, Claude Code loads it under its file stem
     if kind is FileKind.SKILL:
         return path.rsplit("/", 1)[-1] == "SKILL.md"
     return kind is FileKind.COMMAND
@@ -166,7 +180,7 @@ def _agent(
 ) -> AgentRecord | None:
     name = fm.data.get("name")
     if not isinstance(name, str) or not name.strip():
-        return None  # README, resources and module docs live under agents/ too
+        name = _stem_name(path, fm, problems)
     tools = _tools(path, fm, ("tools",), problems)
     disallowed = _tools(path, fm, ("disallowedTools", "disallowed-tools", "disallowed_tools"), problems)
     return AgentRecord(
@@ -179,6 +193,25 @@ def _agent(
         report_lines=report_lines,
         grant_send_message=grant_send_message(path, lines, tools, disallowed) if lines else (),
     )
+
+
+def _stem_name(path: str, fm: Frontmatter, problems: list[Problem]) -> str:
+    """An agent file with frontmatter but no `name`: Claude Code loads it under its file stem (a
+    file without frontmatter is no agent: READMEs and notes live under agents/ too). A `name`
+    that is no string is a wrong shape (SL001), read as the stem too."""
+    base = path.rpartition("/")[2]
+    stem = base.rpartition(".")[0] or base
+    if fm.data.get("name") not in (None, ""):
+        line = fm.key_lines.get("name", 1)
+        why = f'`name` is not a string; read as the file stem "{stem}"'
+        problems.append(Problem("SL001", Finding(path, line, 1, why), body_intact=fm.closed))
+        return stem
+    why = (
+        f'agent file has frontmatter but no `name`; Claude Code loads it as "{stem}" (its file stem):'
+        f" add `name: {stem}`"
+    )
+    problems.append(Problem("SL005", Finding(path, 1, 1, why), body_intact=True))
+    return stem
 
 
 def _tools(path: str, fm: Frontmatter, keys: tuple[str, ...], problems: list[Problem]) -> ToolList | None:

@@ -11,7 +11,7 @@ from spawnlint.parse.text import Block, Structure
 # definitions are not ported: meeting one where markdown-it would read it raises _Bail and the
 # caller falls back.
 
-_MAX_LEVEL = 20  # markdown-it's maxNesting
+_MAX_LEVEL = 20  # deeper documents are left to markdown-it (markdown.MAX_NESTING)
 _FENCE = re.compile(r"`{3,}|~{3,}")
 _HR = re.compile(r"(?:\*[ \t]*){3,}\Z|(?:-[ \t]*){3,}\Z|(?:_[ \t]*){3,}\Z")
 # A list marker: group 1 holds an ordered item's number, group 2 the first character after the
@@ -132,7 +132,7 @@ class _Scan:
             if line >= end or s[line] < blk:
                 break
             if self.level >= _MAX_LEVEL:
-                raise _Bail("lists nested past markdown-it's maxNesting")
+                raise _Bail("blocks nested past the fast scan's depth")
             if s[line] - blk < 4 and lines[line][t[line]] not in _MAY_START:
                 self._paragraph(line)  # what most blocks are: skip the rule chain
             else:

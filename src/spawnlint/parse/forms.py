@@ -578,6 +578,9 @@ def _item_param(lines: list[str], at: int) -> Param | None:
     return Param(m.group("key"), value, kind, at, m.start("key") + 1, at, value_column)
 
 
+_CONSTRUCTOR = re.compile(r"\bnew\s+(?:Agent|Task)\s*\(")
+
+
 def _inline_param_sites(structure: Structure, block: Block, claimed: set[int]) -> list[RawSite]:
     """F5: parameters as inline code inside one sentence."""
     if any(j in claimed for j in range(block.start, block.end)):
@@ -593,8 +596,8 @@ def _inline_param_sites(structure: Structure, block: Block, claimed: set[int]) -
             continue  # "Why `subagent_type: "default"`?" explains a spawn; it is not one
         if "subagent_type" not in keys and not ("name" in keys and mentions_spawn):
             continue
-        if is_rule_sentence(sentence.text):
-            continue
+        if is_rule_sentence(sentence.text) or _CONSTRUCTOR.search(sentence.text):
+            continue  # `new Agent({ name: ... })` builds an agent of another framework
         confidence = "high"
         if "subagent_type" not in keys:
             # ``Spawn the `shop:critic` agent with `name: "c1"` ``: the prose names the target
@@ -709,6 +712,9 @@ def _shift(param: Param | None) -> Param | None:
     )
 
 
+# The examples are spawn text on purpose, and spawnlint reads its own source:
+# their targets (`shop:critic`) are no agents of this repository.
+# spawnlint: ignore-file[SL301]
 EXAMPLES = (
     FormExamples(
         "F1",

@@ -31,6 +31,7 @@ class MarkdownFacts:
     sections: tuple[Section, ...]
     mentions_send_message: bool
     report_lines: tuple[tuple[int, int], ...]
+    unread_line: int = 0  # see Structure.unread_line
 
 
 def analyse(path: str, lines: list[str], body_start: int, all_sentences: bool = True) -> MarkdownFacts:
@@ -56,6 +57,7 @@ def analyse(path: str, lines: list[str], body_start: int, all_sentences: bool = 
         sections=sections,
         mentions_send_message=mentions_send_message_tool(body),
         report_lines=report_lines(lines, body_start),
+        unread_line=structure.unread_line,
     )
 
 
@@ -92,13 +94,19 @@ def build_structure(lines: list[str]) -> Structure:
     return fast if fast is not None else markdown_it_structure(lines)
 
 
+# How deep markdown-it nests blocks (its commonmark preset stops at 20: a spawn under 20
+# blockquotes, or in a list 10 levels deep, went unread without a word). Each list level is two
+# (the list and its item); 100 reads a 30-level list and stays far below the recursion limit.
+MAX_NESTING = 100
+
+
 @cache
 def _markdown_it() -> MarkdownIt:
     """The parser, imported and built on first use: most files never need it."""
     from markdown_it import MarkdownIt
 
     # Only the block structure is needed: skip the inline pass (emphasis, links), a fifth of the time.
-    return MarkdownIt("commonmark").disable("inline")
+    return MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).disable("inline")
 
 
 def markdown_it_structure(lines: list[str]) -> Structure:
@@ -107,10 +115,13 @@ def markdown_it_structure(lines: list[str]) -> Structure:
     headings: list[tuple[int, int, str]] = []
     leads: list[tuple[Block, tuple[tuple[int, int], ...]]] = []
     tops: list[int] = []
+    unread = 0
     for i, tok in enumerate(tokens):
         if tok.map is None:
             continue
         a, b = tok.map
+        if tok.nesting == 1 and tok.level >= MAX_NESTING - 1 and not unread:
+            unread = a + 1  # markdown-it skips what this container holds
         if tok.level == 0 and tok.nesting >= 0:
             tops.append(a + 1)
         if tok.type == "fence":
@@ -128,7 +139,7 @@ def markdown_it_structure(lines: list[str]) -> Structure:
                 leads.append((block, items))
         elif tok.type == "heading_open" and i + 1 < len(tokens):
             headings.append((a, int(tok.tag[1:]), tokens[i + 1].content))
-    return Structure(lines, tuple(blocks), tuple(headings), tuple(leads), tuple(tops))
+    return Structure(lines, tuple(blocks), tuple(headings), tuple(leads), tuple(tops), unread)
 
 
 def _following_list_items(tokens: list[Token], i: int) -> tuple[tuple[int, int], ...]:

@@ -1,5 +1,5 @@
 """The tests that pick the markdown bodies (and, inside one, the blocks) worth the block parse:
-a word test (`may_spawn`), then each recogniser's necessary condition (`could_yield`). Other
+a word test (`_has_word`), then each recogniser's necessary condition (`could_yield`). Other
 bodies get the cheap parse (frontmatter, suppressions, SendMessage lines), other blocks no
 sentence splitting or site search."""
 
@@ -39,7 +39,7 @@ _BLANK_LINE = re.compile("\n(?=\n)")
 
 
 def hot_lines(lines: list[str]) -> set[int]:
-    """The 0-based lines holding (part of) a word of `may_spawn`: a few C-speed scans per file."""
+    """The 0-based lines holding (part of) a word of the word test: a few C-speed scans per file."""
     original = "\n".join(lines)
     if any(c in original for c in _FOLDING):
         return set(range(len(lines)))  # rare enough to search every block
@@ -57,11 +57,6 @@ def hot_lines(lines: list[str]) -> set[int]:
     for a, b in spans:
         hot.update(range(bisect_right(starts, a) - 1, bisect_right(starts, max(a, b - 1))))
     return hot
-
-
-def may_spawn(text: str) -> bool:
-    """Whether the text holds a word some recogniser needs (the first, cheapest test)."""
-    return any(c in text for c in _FOLDING) or _has_word(text.lower())
 
 
 # The second test, for a body that passed the word test. Each check below is a necessary
@@ -98,8 +93,8 @@ def has_spawn_word(text: str) -> bool:
 
 def could_yield(body: str) -> bool:
     """Whether a markdown body could hold a spawn site or a sentence the default no-name rule
-    matcher accepts (a custom pattern may match anything: not asked then): the word test of
-    `may_spawn`, then each recogniser's necessary condition. A body that cannot is not given
+    matcher accepts (a custom pattern may match anything: not asked then): the word test
+    (`_has_word`), then each recogniser's necessary condition. A body that cannot is not given
     the block parse; what it says about SendMessage is read from its lines alone."""
     if any(c in body for c in _FOLDING):
         return True  # a case-insensitive recogniser may read `ſpawn` as spawn

@@ -299,11 +299,6 @@ def _skip_string(text: str, i: int) -> int:
     return i + 1
 
 
-def matching_close(text: str, open_at: int) -> int:
-    """Offset of the bracket closing the one at `open_at`, or -1."""
-    return _scan_close(text, open_at)[0]
-
-
 def _scan_close(text: str, open_at: int) -> tuple[int, int]:
     """(offset of the closing bracket or -1, how many characters were scanned)."""
     pairs = {"(": ")", "[": "]", "{": "}"}
@@ -363,12 +358,14 @@ def find_calls(text: str) -> list[Match]:
 
 
 _POSITIONAL_ID = re.compile(r"\s*([A-Za-z][\w.-]*(?::{1,2}[\w.-]+)+|[a-z][a-z0-9]*(?:-[a-z0-9]+)+)\s*$")
-_PROMPT_AFTER = re.compile(r"[ \t]*(?:-|—|–|:|=>|->)?[ \t]*[\"“]")
+# the prompt after a gap or a separator: `Task(x)",` is a quoted permission pattern ending
+_PROMPT_AFTER = re.compile(r"(?:[ \t]*(?:-|—|–|:|=>|->)[ \t]*|[ \t]+)[\"“]")
 
 
 def _positional_spawn(text: str, inner_start: int, inner: str, close: int) -> RawParam | None:
     """`Task(vibe-audit:scanner) - "Scan the repo"`: an agent id as the only argument, then the
-    prompt. `Agent(worker)` in a tools list has no prompt after it and is not a spawn."""
+    prompt. `Agent(worker)` in a tools list, or `"Task(test-runner)"` in a settings file's
+    permission list, has no prompt after it and is not a spawn."""
     m = _POSITIONAL_ID.match(inner)
     if m is None or not _PROMPT_AFTER.match(text, close + 1):
         return None

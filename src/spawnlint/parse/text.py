@@ -39,6 +39,8 @@ class Structure:
     headings: tuple[tuple[int, int, str], ...]  # (0-based line, level, text)
     leads: tuple[tuple[Block, tuple[tuple[int, int], ...]], ...]  # paragraph, its list's items
     tops: tuple[int, ...] = ()  # 1-based first lines of the top-level blocks (a list as a whole)
+    # the 1-based line from which blocks nested past the parser's depth limit went unread (0: none)
+    unread_line: int = 0
 
 
 @dataclass(frozen=True)

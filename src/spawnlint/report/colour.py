@@ -18,7 +18,12 @@ _BOLD, _RED, _YELLOW, _CYAN, _DIM, _RESET = (
     "\x1b[0m",
 )
 _LEVEL = {"error": _RED, "warning": _YELLOW, "info": _CYAN}
-_FINDING = re.compile(r"^(?P<where>\S.*?:\d+:\d+:) (?P<code>SL\d{3}) \[(?P<level>error|warning|info)\]", re.M)
+# A path is quoted when it holds a colon (report.concise.shown_path), else it holds none.
+_FINDING = re.compile(
+    r'^(?P<where>(?:"(?:[^"\\]|\\.)*"|[^":\s][^:]*):\d+:\d+:)'
+    r" (?P<code>SL\d{3}) \[(?P<level>error|warning|info)\]",
+    re.M,
+)
 
 
 def colourise(text: str) -> str:

@@ -14,8 +14,17 @@ def printable(text: str) -> str:
     return escape_controls(text)
 
 
+def shown_path(path: str) -> str:
+    """A path where `path:line:col:` follows: quoted (JSON-style) when it holds a colon or starts
+    with a quote or a blank, so that a file named `a:1:1: SL999 [error] x.md` cannot read as a
+    finding of its own; other paths as they are."""
+    if ":" not in path and not path.startswith(('"', " ", "\t")):
+        return printable(path)
+    return '"' + printable(path.replace("\\", "\\\\").replace('"', '\\"')) + '"'
+
+
 def line(d: Diagnostic) -> str:
-    return f"{printable(d.path)}:{d.line}:{d.column}: {d.code} [{d.severity.value}] {printable(d.message)}"
+    return f"{shown_path(d.path)}:{d.line}:{d.column}: {d.code} [{d.severity.value}] {printable(d.message)}"
 
 
 def summary(diagnostics: Sequence[Diagnostic]) -> str:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from spawnlint.model import Diagnostic
-from spawnlint.report.concise import line, printable, summary
+from spawnlint.report.concise import line, printable, shown_path, summary
 from spawnlint.report.safe import escape_controls, log_text
 from spawnlint.source_lines import SourceLines
 
@@ -22,6 +22,6 @@ def render(diagnostics: Sequence[Diagnostic], root: str) -> str:
             out.append(f"  {d.line:>5} | {escape_controls(source.expandtabs(4))}")
             out.append(f"        | {' ' * len(escape_controls(prefix))}^")
         for r in d.related:
-            out.append(f"  = related: {printable(r.path)}:{r.line}: {printable(r.message)}")
+            out.append(f"  = related: {shown_path(r.path)}:{r.line}: {printable(r.message)}")
         out.append("")
     return log_text("\n".join(out)) + summary(diagnostics) + "\n"

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from spawnlint.model import Diagnostic, Finding, Project, Severity
-from spawnlint.rules import contracts, files, no_name, return_channel, suppressions, targets
+from spawnlint.rules import contracts, files, loading, no_name, return_channel, suppressions, targets
 
 Check = Callable[[Project], Iterable[Finding]]
 
@@ -56,7 +56,21 @@ RULES: tuple[Rule, ...] = (
         "duplicate-agent",
         Severity.WARNING,
         files.duplicate_agent,
-        "two agent definitions share one id; Claude Code loads only one of them",
+        "two agent definitions of one plugin share one id; Claude Code loads only one of them",
+    ),
+    Rule(
+        "SL004",
+        "invalid-manifest",
+        Severity.ERROR,
+        loading.invalid_manifest,
+        "a plugin.json or marketplace.json is not valid JSON, not an object, or has fields of the wrong type",
+    ),
+    Rule(
+        "SL005",
+        "missing-agent-name",
+        Severity.WARNING,
+        loading.missing_agent_name,
+        "an agent file has frontmatter but no name; Claude Code loads it under its file stem",
     ),
     Rule(
         "SL101",

@@ -81,7 +81,7 @@ def missing_no_name_rule(project: Project) -> Iterator[Finding]:
             first.path,
             first.line,
             first.column,
-            f'{unit.kind} "{unit.id}" {spawns} but {where}; {add}',
+            f'{unit.kind} "{_label(unit)}" {spawns} but {where}; {add}',
             tuple(related),
             _insertions(project, unit, uncovered),
         )
@@ -97,7 +97,7 @@ def stale_no_name_rule(project: Project) -> Iterator[Finding]:
                 path,
                 sentence.line,
                 sentence.column,
-                f'{unit.kind} "{unit.id}" carries the no-name rule but spawns no agent: remove the'
+                f'{unit.kind} "{_label(unit)}" carries the no-name rule but spawns no agent: remove the'
                 " rule, or restore the spawn it was written for",
             )
         elif unit.is_team and not any(states_team_exception(s.text) for _p, s in unit.rule_sentences):
@@ -105,7 +105,7 @@ def stale_no_name_rule(project: Project) -> Iterator[Finding]:
                 path,
                 sentence.line,
                 sentence.column,
-                f'{unit.kind} "{unit.id}" builds a team of named teammates, and its no-name rule'
+                f'{unit.kind} "{_label(unit)}" builds a team of named teammates, and its no-name rule'
                 " contradicts them: spawn them without `name`, or state the rule's exception"
                 ' ("spawn subagents (not teammates) without `name`"; teammates report with SendMessage)',
             )
@@ -120,7 +120,7 @@ def incomplete_no_name_rule(project: Project) -> Iterator[Finding]:
             path,
             sentence.line,
             sentence.column,
-            f'{unit.kind} "{unit.id}" forbids `name` at its spawns but does not say why, so it reads'
+            f'{unit.kind} "{_label(unit)}" forbids `name` at its spawns but does not say why, so it reads'
             f" as a style preference: name the mechanism, e.g. add {MECHANISM_CLAUSE}",
             fix=_append_mechanism(path, sentence, project),
         )
@@ -143,3 +143,8 @@ def _append_mechanism(path: str, sentence: Sentence, project: Project) -> Fix | 
             path, sentence.end_line, end - 1, sentence.end_line, end, char, f"{char} {MECHANISM_CLAUSE}"
         )
     return Fix((edit,), safe=True)
+
+
+def _label(unit: Unit) -> str:
+    """How a message names a unit: its path; a standalone skill (the root folder) by its SKILL.md."""
+    return unit.id or unit.main_file

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
+import heapq
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 
 from spawnlint.model import Finding, Location, Project, Severity, ValueKind
@@ -67,7 +68,8 @@ def _suggester(aliases: list[str]) -> Callable[[str], list[str]]:
     import difflib  # here: most runs have no unknown target to find a hint for
 
     if len(aliases) <= _EXHAUSTIVE_ALIASES:
-        return lambda value: difflib.get_close_matches(value, aliases, n=6, cutoff=0.6)
+        nearest = _gram_index(aliases)
+        return lambda value: difflib.get_close_matches(value, nearest(value), n=6, cutoff=0.6)
     ending: dict[str, list[str]] = defaultdict(list)  # name -> every alias ending in it
     bare: dict[str, list[str]] = defaultdict(list)  # name -> the aliases without a namespace
     scoped: dict[tuple[str, str], list[str]] = defaultdict(list)  # (name, namespace) -> aliases
@@ -97,6 +99,45 @@ def _suggester(aliases: list[str]) -> Callable[[str], list[str]]:
         return difflib.get_close_matches(value, pool, n=6, cutoff=0.6)
 
     return close_to
+
+
+_CANDIDATES = 100  # aliases difflib compares per unknown value: those most like it by bigrams
+
+
+def _gram_index(aliases: list[str]) -> Callable[[str], list[str]]:
+    """The aliases most like a value by their bigrams (padded, so a prefix counts; ranked by
+    Dice's coefficient, as difflib ranks by matching characters), at most _CANDIDATES of them:
+    difflib (about 5 us an alias) then compares a bounded few, not every alias. A name close
+    enough for a hint shares most of its bigrams with the value; the counting is C code."""
+    postings: dict[str, list[int]] = defaultdict(list)
+    sizes = []
+    for number, alias in enumerate(aliases):
+        grams = _grams(alias)
+        sizes.append(len(grams))
+        for gram in grams:
+            postings[gram].append(number)
+
+    def nearest(value: str) -> list[str]:
+        grams = _grams(value)
+        counts: Counter[int] = Counter()
+        for gram in grams:
+            counts.update(postings.get(gram, ()))
+        best = heapq.nlargest(
+            _CANDIDATES, counts.items(), key=lambda item: (item[1] / (len(grams) + sizes[item[0]]), -item[0])
+        )
+        return [aliases[number] for number, _ in best]
+
+    return nearest
+
+
+def _grams(text: str) -> set[str]:
+    """The padded bigrams of a value and of its last `:` part (`p1:scout` shares ` s` with
+    `scuot`): pairs, not triples, so that a transposition (`scout`, `scuot`) still shares some."""
+    grams: set[str] = set()
+    for part in {text, text.rpartition(":")[2]}:
+        padded = f" {part} "
+        grams.update(padded[i : i + 2] for i in range(len(padded) - 1))
+    return grams
 
 
 def spawn_tool_disallowed(project: Project) -> Iterator[Finding]:

@@ -1,0 +1,704 @@
+"""Python files, read with the standard library's `tokenize` and `ast` (never imported or executed):
+spawn calls, spawn dicts and tool-use blocks, spawn text inside string literals (scanned with the
+markdown recognisers, positions mapped back into the file through the string tokens), and
+`AgentDefinition` agents.
+
+One tokenize pass comes first: it bounds what `ast.parse` is given (bracket depth, operator
+chains, token count: a few kilobytes of `-` or `1+1+...` cost a parser seconds and gigabytes)
+and records where every string token is written, implicit concatenation included."""
+
+from __future__ import annotations
+
+import ast
+import bisect
+import io
+import re
+import tokenize
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from spawnlint.model import (
+    AgentRecord,
+    Edit,
+    FileKind,
+    Finding,
+    Param,
+    ParsedFile,
+    Problem,
+    SpawnSite,
+    ToolList,
+    ValueKind,
+)
+from spawnlint.parse.frontmatter import parse_tool_list
+from spawnlint.parse.markdown import analyse
+from spawnlint.parse.prefilter import could_yield
+from spawnlint.parse.send_message import mentions_send_message_tool
+from spawnlint.parse.spans import with_removals
+from spawnlint.parse.spawn_syntax import TooComplex, classify, is_absent, split_lines
+
+# CPython's parser refuses 200 nested brackets ("too many nested parentheses").
+MAX_NESTING = 200
+# Operators in a row at one bracket level (`-` * 20,000 + `1`, `1+1+...`): each is one level of
+# the tree that ast builds. No hand-written expression comes near.
+MAX_CHAIN = 1000
+# ast keeps about 1 KB a node: a file of more tokens than this is generated data, not a prompt.
+MAX_TOKENS = 100_000
+# A string scanned with the markdown recognisers holds one of these (and 12 characters).
+STRING_CUES = re.compile(
+    r"subagent_type|\bAgent\b|\bTask\b|spawn|teammate|sub-?agent|launch|dispatch", re.IGNORECASE
+)
+_SHORTEST_SCANNED = 12
+_RESETS = frozenset({",", ";", "="})  # an operator chain ends at these (and at a line's end)
+_OPEN, _CLOSE = frozenset("([{"), frozenset(")]}")
+_CHAIN_WORDS = frozenset({"not", "await", "lambda", "if", "else", "and", "or", "in", "is"})
+_FSTRING_START = getattr(tokenize, "FSTRING_START", -1)  # Python 3.12+: f-strings are split up
+_FSTRING_END = getattr(tokenize, "FSTRING_END", -1)
+
+
+def may_be_scanned(value: str) -> bool:
+    """Whether a string's text is given to the markdown recognisers."""
+    return len(value) >= _SHORTEST_SCANNED and STRING_CUES.search(value) is not None
+
+
+@dataclass(frozen=True)
+class _Token:
+    """A string token as written: its text and where it starts and ends (1-based line, 0-based
+    character column, as tokenize counts)."""
+
+    start: tuple[int, int]
+    end: tuple[int, int]
+    text: str
+
+
+class _Refused(Exception):
+    """The file's shape is past what is read safely; the message says why."""
+
+
+def parse_python(path: str, text: str, callables: Sequence[str]) -> ParsedFile:
+    lines = split_lines(text)
+    try:
+        tokens = _string_tokens(text)
+    except _Refused as exc:
+        return _problem(path, f"file {exc}, past what can be parsed safely; not checked")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # "invalid escape sequence" and the like
+            tree = ast.parse(text)
+    except SyntaxError as exc:
+        return _problem(path, f"Python syntax error on line {exc.lineno or 1} ({exc.msg}); not checked")
+    except (RecursionError, MemoryError, ValueError) as exc:
+        why = "nests too deep to be parsed" if not isinstance(exc, ValueError) else str(exc)
+        return _problem(path, f"Python file cannot be parsed ({why}); not checked")
+    if tokens is None:  # ast read what tokenize could not: no string positions to map back to
+        return _problem(path, "Python file cannot be tokenized; not checked")
+    reader = _Reader(path, tuple(callables), lines, tokens)
+    try:
+        reader.read(tree)
+    except TooComplex as exc:
+        return _problem(path, str(exc))
+    from spawnlint.parse import suppressions
+
+    return ParsedFile(
+        path=path,
+        kind=FileKind.PYTHON,
+        agents=tuple(reader.agents()),
+        sites=tuple(_with_edits(s, lines) for s in sorted(reader.sites, key=lambda s: (s.line, s.column))),
+        suppressions=suppressions(lines, markdown=False),
+    )
+
+
+def _with_edits(site: SpawnSite, lines: list[str]) -> SpawnSite:
+    """The site with its edits; a call's or dict's `name`/`team_name` keeps the Python fixer's."""
+    done = with_removals(site, lines)
+    return replace(done, name=site.name, team_name=site.team_name) if site.form == "F10" else done
+
+
+def _problem(path: str, why: str) -> ParsedFile:
+    return ParsedFile(path, FileKind.PYTHON, problems=(Problem("SL002", Finding(path, 1, 1, why)),))
+
+
+def _string_tokens(text: str) -> list[_Token] | None:
+    """Every string token (an f-string whole), in order; None when tokenize fails (ast then
+    says why). Raises _Refused for brackets nested too deep, an operator chain too long or too
+    many tokens — before ast.parse is given the file."""
+    out: list[_Token] = []
+    depth = count = 0
+    runs = [0]  # operators in a row, per open bracket
+    fstring: list[tuple[int, int]] = []  # 3.12+: where each open f-string starts
+    physical = text.replace("\r\n", "\n").replace("\r", "\n").split("\n") if _FSTRING_START >= 0 else []
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text, newline=None).readline):
+            count += 1
+            if count > MAX_TOKENS:
+                raise _Refused(f"holds more than {MAX_TOKENS} tokens")
+            kind, string = token.type, token.string
+            if kind == _FSTRING_START:
+                fstring.append(token.start)
+                continue
+            if kind == _FSTRING_END and fstring:
+                start = fstring.pop()
+                if not fstring:
+                    out.append(_Token(start, token.end, _slice(physical, start, token.end)))
+                continue
+            if fstring:
+                continue
+            if kind == tokenize.STRING:
+                out.append(_Token(token.start, token.end, string))
+            elif kind == tokenize.OP:
+                if string in _OPEN:
+                    runs[-1] += 1
+                    depth += 1
+                    if depth > MAX_NESTING:
+                        raise _Refused(f"nests brackets more than {MAX_NESTING} deep (line {token.start[0]})")
+                    runs.append(0)
+                elif string in _CLOSE:
+                    depth = max(0, depth - 1)
+                    if len(runs) > 1:
+                        runs.pop()
+                elif string in _RESETS:
+                    runs[-1] = 0
+                else:
+                    runs[-1] += 1
+            elif kind == tokenize.NAME and string in _CHAIN_WORDS:
+                runs[-1] += 1
+            elif kind == tokenize.NEWLINE:
+                depth, runs = 0, [0]
+            if runs[-1] > MAX_CHAIN:
+                raise _Refused(
+                    f"chains more than {MAX_CHAIN} operators in one expression (line {token.start[0]})"
+                )
+    except (tokenize.TokenError, SyntaxError) as exc:
+        if "too many nested parentheses" in str(exc):  # Python 3.12+ tokenizes in C, with this limit
+            raise _Refused(f"nests brackets more than {MAX_NESTING} deep (line {_line_of(exc)})") from None
+        return None
+    return out
+
+
+def _line_of(exc: Exception) -> int:
+    if isinstance(exc, SyntaxError):
+        return exc.lineno or 1
+    where = exc.args[1] if len(exc.args) > 1 else None
+    return where[0] if isinstance(where, tuple) and where and isinstance(where[0], int) else 1
+
+
+def _slice(physical: list[str], start: tuple[int, int], end: tuple[int, int]) -> str:
+    if start[0] == end[0]:
+        return physical[start[0] - 1][start[1] : end[1]]
+    middle = physical[start[0] : end[0] - 1]
+    return "\n".join([physical[start[0] - 1][start[1] :], *middle, physical[end[0] - 1][: end[1]]])
+
+
+@dataclass
+class _Doc:
+    """The text of a string literal, with the source position of every character."""
+
+    text: str
+    positions: list[tuple[int, int]]  # 1-based line, 1-based column
+    starts: list[int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.starts = [0] + [i + 1 for i, ch in enumerate(self.text) if ch == "\n"]
+
+    def at(self, line: int, column: int) -> tuple[int, int]:
+        starts = self.starts
+        offset = starts[min(line, len(starts)) - 1] + column - 1
+        if not self.positions:
+            return (1, 1)
+        return self.positions[max(0, min(offset, len(self.positions) - 1))]
+
+
+_Func = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+
+
+class _Reader:
+    def __init__(self, path: str, callables: tuple[str, ...], lines: list[str], tokens: list[_Token]) -> None:
+        self.path = path
+        self.callables = callables
+        self.lines = lines
+        self.tokens = tokens
+        self.token_starts = [t.start for t in tokens]
+        self.sites: list[SpawnSite] = []
+        self.claimed: set[int] = set()  # ids of nodes already read as part of a spawn
+        self.definitions: dict[str, ast.Call] = {}  # variable -> AgentDefinition(...) call
+        self.agent_entries: list[tuple[ast.expr, ast.Call]] = []
+
+    # --- positions ---------------------------------------------------------------------------
+
+    def _column(self, line: int, byte_offset: int) -> int:
+        """ast's UTF-8 byte offset on a line as the 0-based character column."""
+        text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+        if text.isascii():
+            return byte_offset
+        return len(text.encode("utf-8")[:byte_offset].decode("utf-8", "ignore"))
+
+    def _start(self, node: ast.AST) -> tuple[int, int]:
+        """1-based line and column where the node starts."""
+        line: int = getattr(node, "lineno", 1)
+        return line, self._column(line, getattr(node, "col_offset", 0)) + 1
+
+    def _end(self, node: ast.AST) -> tuple[int, int]:
+        end_line: int | None = getattr(node, "end_lineno", None)
+        line = end_line if end_line is not None else self._start(node)[0]
+        end_column: int | None = getattr(node, "end_col_offset", None)
+        column = end_column if end_column is not None else 0
+        return line, self._column(line, column) + 1
+
+    def _source(self, node: ast.AST) -> str:
+        return self._source_between(self._start(node), self._end(node))
+
+    # --- the walk ----------------------------------------------------------------------------
+
+    def read(self, tree: ast.Module) -> None:
+        """Every node, parents before children, in the order they are written (no recursion: a
+        tree a few thousand levels deep is walked like any other)."""
+        stack: list[ast.AST] = [tree]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                self._skip_docstring(node)
+            elif isinstance(node, ast.Assign):
+                self._assign(node)
+            elif isinstance(node, ast.Call):
+                self._call(node)
+            elif isinstance(node, ast.Dict):
+                self._dict(node)
+            elif isinstance(node, ast.JoinedStr):
+                self._scan_string(node)
+                continue  # its parts were read as one document
+            elif isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes)):
+                self._scan_string(node)
+            stack.extend(reversed(_children(node)))
+
+    def _skip_docstring(self, node: ast.Module | _Func) -> None:
+        """A docstring describes code; it instructs no model, so it holds no spawn site. (Only
+        that of a block on its own lines: `def f(): "x"` is a statement like any other.)"""
+        first = node.body[0] if node.body else None
+        if not isinstance(first, ast.Expr):
+            return
+        if not isinstance(node, ast.Module):
+            line = self.lines[first.lineno - 1] if first.lineno <= len(self.lines) else ""
+            if line.encode("utf-8")[: first.col_offset].strip():
+                return  # the statement follows the colon on its line
+        self.claimed.add(id(first.value))
+
+    def _assign(self, node: ast.Assign) -> None:
+        if isinstance(node.value, ast.Call) and _callee(node.value).endswith("AgentDefinition"):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    self.definitions[target.id] = node.value
+
+    # --- calls -------------------------------------------------------------------------------
+
+    def _call(self, node: ast.Call) -> None:
+        callee = _callee(node)
+        if not any(callee == c or callee.endswith(c) for c in self.callables):
+            return
+        keywords = {k.arg: k for k in node.keywords if k.arg is not None}
+        if "subagent_type" not in keywords and not ("description" in keywords and "prompt" in keywords):
+            return  # Agent(name=..., instructions=...) of other frameworks is not a spawn
+        params = {key: self._param(key, arg, arg.value) for key, arg in keywords.items()}
+        tool = callee if callee in ("Agent", "Task") else None
+        prompt = keywords.get("prompt")
+        self._add_site(node, tool, params, _string_value(prompt.value) if prompt else None)
+        for value in [*node.args, *(k.value for k in node.keywords)]:
+            self.claimed.add(id(value))
+            if isinstance(value, ast.Starred):
+                self.claimed.add(id(value.value))
+
+    def _param(self, key: str, key_node: ast.AST, value: ast.expr) -> Param:
+        line, column = self._start(key_node)
+        value_line, value_column = self._start(value)
+        text = _string_value(value)
+        if isinstance(value, ast.Constant) and value.value is None:
+            text, kind = "", ValueKind.LITERAL  # name=None is no name
+        elif text is None:
+            kind = ValueKind.DYNAMIC
+            text = self._source(value)
+        elif isinstance(value, ast.JoinedStr) and any(
+            isinstance(v, ast.FormattedValue) for v in value.values
+        ):
+            kind = ValueKind.DYNAMIC
+        else:
+            text, kind = classify('"' + text + '"')  # re-quoted: classify reads a quoted literal
+        param = Param(key, text, kind, line, column, value_line, value_column)
+        if key in ("name", "team_name"):
+            # what the Python fixer (libcst, at --fix time) deletes: the keyword or the entry
+            end_line, end_column = self._closing((value_line, value_column), self._end(value), (line, column))
+            old = self._source_between((line, column), (end_line, end_column))
+            edit = Edit(self.path, line, column, end_line, end_column, old, python_node=True)
+            param = Param(key, text, kind, line, column, value_line, value_column, removal=(edit,))
+        return param
+
+    def _closing(self, start: tuple[int, int], end: tuple[int, int], key: tuple[int, int]) -> tuple[int, int]:
+        """Past the parentheses around a value (ast's position leaves them out: `name=("a" "b")`)."""
+        opened = self._source_between(key, start).count("(")
+        line, column = end
+        while opened and 0 < line <= len(self.lines):
+            text = self.lines[line - 1]
+            rest = text[column - 1 :]
+            stripped = rest.lstrip()
+            if not stripped.startswith(")"):
+                break  # the value goes on past a line end or a comment: left as ast gives it
+            column += len(rest) - len(stripped) + 1
+            opened -= 1
+        return line, column
+
+    def _source_between(self, start: tuple[int, int], end: tuple[int, int]) -> str:
+        (line, column), (end_line, end_column) = start, end
+        if line == end_line:
+            return self.lines[line - 1][column - 1 : end_column - 1]
+        middle = self.lines[line : end_line - 1]
+        return "\n".join(
+            [self.lines[line - 1][column - 1 :], *middle, self.lines[end_line - 1][: end_column - 1]]
+        )
+
+    def _add_site(
+        self, node: ast.AST, tool: str | None, params: dict[str, Param], prompt: str | None
+    ) -> None:
+        line, column = self._start(node)
+        name = params.get("name")
+        if name is not None and name.kind is ValueKind.LITERAL and is_absent(name.value):
+            name = None
+        self.sites.append(
+            SpawnSite(
+                path=self.path,
+                line=line,
+                column=column,
+                form="F10",
+                tool=tool,
+                subagent_type=params.get("subagent_type"),
+                name=name,
+                team_name=params.get("team_name"),
+                prompt=prompt,
+                confidence="high",
+                told_to_report=mentions_send_message_tool(prompt or ""),
+            )
+        )
+
+    # --- dicts -------------------------------------------------------------------------------
+
+    def _dict(self, node: ast.Dict) -> None:
+        entries = _string_entries(node)
+        for _text, key, value in entries:
+            if isinstance(value, ast.Call) and _callee(value).endswith("AgentDefinition"):
+                self.agent_entries.append((key, value))
+            elif isinstance(value, ast.Name) and value.id in self.definitions:
+                self.agent_entries.append((key, self.definitions[value.id]))
+        if id(node) in self.claimed:
+            return
+        by_key = {text: value for text, _key, value in entries}
+        tool_input = by_key.get("input")
+        tool_name = _string_value(by_key.get("name"))
+        if _string_value(by_key.get("type")) == "tool_use" and tool_name in ("Agent", "Task"):
+            if isinstance(tool_input, ast.Dict):
+                # The outer "name" is the tool's name; the spawn's name is input["name"].
+                self.claimed.add(id(tool_input))
+                self._dict_site(tool_input, tool_name)
+            return
+        if "subagent_type" in by_key:
+            self._dict_site(node, None)
+
+    def _dict_site(self, node: ast.Dict, tool: str | None) -> None:
+        params = {}
+        for text, key, value in _string_entries(node):
+            params[text] = self._param(text, key, value)
+            self.claimed.add(id(value))
+        prompt = params.get("prompt")
+        self._add_site(node, tool, params, prompt.value if prompt else None)
+
+    # --- strings -----------------------------------------------------------------------------
+
+    def _scan_string(self, node: ast.Constant | ast.JoinedStr) -> None:
+        if id(node) in self.claimed:
+            return
+        value = _string_value(node)
+        if value is None or not may_be_scanned(value) or not could_yield(value):
+            return  # could_yield: the markdown body test, which no string with a spawn fails
+        doc = self._doc(node)
+        if doc is None or not may_be_scanned(doc.text) or not could_yield(doc.text):
+            return
+        for site in analyse(self.path, split_lines(doc.text), 0).sites:
+            self.sites.append(_relocate(site, doc))
+
+    def _doc(self, node: ast.AST) -> _Doc | None:
+        """The string's text with the position of each character, read from its tokens."""
+        if not (
+            isinstance(node, ast.JoinedStr)
+            or (isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes)))
+        ):
+            return None
+        line, column = self._start(node)
+        end = self._end(node)
+        start = (line, column - 1)
+        stop = (end[0], end[1] - 1)
+        i = bisect.bisect_left(self.token_starts, start)
+        parts: list[tuple[str, tuple[int, int]]] = []
+        while i < len(self.tokens) and self.tokens[i].start < stop:
+            token = self.tokens[i]
+            parts.extend(decode_token(token.text, (token.start[0], token.start[1] + 1)))
+            i += 1
+        if not parts and _string_value(node):
+            return None
+        return _Doc("".join(ch for ch, _ in parts), [pos for _, pos in parts])
+
+    # --- agents ------------------------------------------------------------------------------
+
+    def agents(self) -> list[AgentRecord]:
+        out = []
+        for key, call in self.agent_entries:
+            name = _string_value(key)
+            if name:
+                out.append(self._agent(name, key, call))
+        return out
+
+    def _agent(self, name: str, key: ast.expr, call: ast.Call) -> AgentRecord:
+        given: dict[str, tuple[ast.AST, ast.expr]] = {
+            k.arg: (k, k.value) for k in call.keywords if k.arg is not None
+        }
+        # AgentDefinition(description, prompt, tools, model): positional arguments in that order
+        positional = [a for a in call.args if not isinstance(a, ast.Starred)]
+        for name_of, value in zip(("description", "prompt", "tools"), positional, strict=False):
+            given.setdefault(name_of, (value, value))
+        known = True
+        tools: list[ToolList | None] = []
+        for keys in (("tools",), ("disallowedTools", "disallowed_tools")):
+            arg = next((given[k] for k in keys if k in given), None)
+            if arg is None or (isinstance(arg[1], ast.Constant) and arg[1].value is None):
+                tools.append(None)
+                continue
+            literal = _string_list(arg[1])
+            if literal is None:
+                known = False
+                tools.append(None)
+                continue
+            parsed, _problem_text = parse_tool_list(literal, self._start(arg[0])[0])
+            tools.append(parsed)
+        prompt = given.get("prompt")
+        doc = self._doc(prompt[1]) if prompt is not None else None
+        report: tuple[tuple[int, int], ...] = ()
+        mentions = False
+        if doc is not None:
+            facts = analyse(self.path, split_lines(doc.text), 0)
+            mentions = facts.mentions_send_message
+            report = tuple(doc.at(line, column) for line, column in facts.report_lines)
+        elif prompt is not None:
+            known = False
+        return AgentRecord(
+            path=self.path,
+            name=name,
+            name_line=self._start(key)[0],
+            tools=tools[0],
+            disallowed=tools[1],
+            mentions_send_message=mentions,
+            report_lines=report,
+            namespaced=False,
+            tools_known=known,
+        )
+
+
+# Nodes with nothing below them that the reader looks at: not pushed at all (half of a module's).
+_LEAVES = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop, ast.Name)
+
+
+def _children(node: ast.AST) -> list[ast.AST]:
+    """The node's children in the order they are written (leaves left out)."""
+    if isinstance(node, ast.Dict):
+        out: list[ast.AST] = []
+        for key, value in zip(node.keys, node.values, strict=True):
+            if key is not None:
+                out.append(key)
+            out.append(value)
+        return out
+    if isinstance(node, ast.Call):
+        arguments: list[ast.AST] = [*node.args, *node.keywords]
+        if len(arguments) > 1:
+            arguments.sort(key=lambda a: (getattr(a, "lineno", 0), getattr(a, "col_offset", 0)))
+        return [node.func, *arguments]
+    out = []
+    for name in node._fields:
+        child = getattr(node, name, None)
+        if isinstance(child, list):
+            out.extend(v for v in child if isinstance(v, ast.AST) and not isinstance(v, _LEAVES))
+        elif isinstance(child, ast.AST) and not isinstance(child, _LEAVES):
+            out.append(child)
+    return out
+
+
+def _relocate(site: SpawnSite, doc: _Doc) -> SpawnSite:
+    def move(param: Param | None) -> Param | None:
+        if param is None:
+            return None
+        line, column = doc.at(param.line, param.column)
+        value_line, value_column = doc.at(*param.value_position)
+        return Param(param.key, param.value, param.kind, line, column, value_line, value_column)
+
+    line, column = doc.at(site.line, site.column)
+    return SpawnSite(
+        path=site.path,
+        line=line,
+        column=column,
+        form=site.form,
+        tool=site.tool,
+        subagent_type=move(site.subagent_type),
+        name=move(site.name),
+        team_name=move(site.team_name),
+        prompt=site.prompt,
+        confidence=site.confidence,
+        told_to_report=site.told_to_report,
+    )
+
+
+def _callee(node: ast.Call) -> str:
+    """The name called, or the attribute (`client.Agent` -> `Agent`)."""
+    func = node.func
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return ""
+
+
+def _string_entries(node: ast.Dict) -> list[tuple[str, ast.expr, ast.expr]]:
+    """(key text, key node, value node) for each entry with a string-literal key."""
+    out = []
+    for key, value in zip(node.keys, node.values, strict=True):
+        text = _string_value(key)
+        if key is not None and text is not None:
+            out.append((text, key, value))
+    return out
+
+
+def _string_value(node: ast.AST | None) -> str | None:
+    """The value of a string literal (an f-string with `{…}` for each expression); None for
+    anything else."""
+    if isinstance(node, ast.Constant):
+        if isinstance(node.value, str):
+            return node.value
+        if isinstance(node.value, bytes):
+            return node.value.decode("latin-1")
+        return None
+    if isinstance(node, ast.JoinedStr):
+        return "".join(
+            v.value if isinstance(v, ast.Constant) and isinstance(v.value, str) else "{…}"
+            for v in node.values
+        )
+    return None
+
+
+def _string_list(node: ast.expr) -> list[str] | str | None:
+    """A literal list/tuple of strings, or a literal string; None when code computes it."""
+    if isinstance(node, (ast.List, ast.Tuple)):
+        values = [_string_value(e) for e in node.elts]
+        if any(v is None for v in values):
+            return None
+        return [v for v in values if v is not None]
+    return _string_value(node)
+
+
+# --- string tokens ---------------------------------------------------------------------------
+
+_ESCAPE = re.compile(
+    r"\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^}\n]*\}|[0-7]{1,3}|.)", re.DOTALL
+)
+_ESCAPES = {
+    "n": "\n",
+    "t": "\t",
+    "r": "\r",
+    "\\": "\\",
+    "'": "'",
+    '"': '"',
+    "a": "\a",
+    "b": "\b",
+    "f": "\f",
+    "v": "\v",
+}
+_TOKEN_OPEN = re.compile(r"""^([A-Za-z]*)("{3}|'{3}|"|')""")
+
+
+def _unescape(escape: str) -> str:
+    """The characters one escape sequence stands for (an unknown one, like `\\d`, stays as written)."""
+    if escape[1:] in _ESCAPES:
+        return _ESCAPES[escape[1:]]
+    if escape[1:2] in ("x", "u", "U", "N") or escape[1:2].isdigit():
+        try:
+            return escape.encode("ascii", "backslashreplace").decode("unicode_escape")
+        except (UnicodeDecodeError, ValueError):
+            return escape
+    return escape
+
+
+def decode_token(token: str, start: tuple[int, int]) -> list[tuple[str, tuple[int, int]]]:
+    """The characters a string token stands for, each with its source position (1-based line and
+    column): escapes decoded, and in an f-string `{{`/`}}` as one brace and each replacement
+    field as `{…}` at its opening brace."""
+    m = _TOKEN_OPEN.match(token)
+    if m is None:
+        return []
+    prefix, quote = m.group(1).lower(), m.group(2)
+    inner = token[m.end() : len(token) - len(quote)]
+    line, column = start
+    return _decode_text(inner, (line, column + m.end()), raw="r" in prefix, formatted="f" in prefix)
+
+
+def _decode_text(
+    text: str, start: tuple[int, int], raw: bool, formatted: bool = False
+) -> list[tuple[str, tuple[int, int]]]:
+    out: list[tuple[str, tuple[int, int]]] = []
+    line, column = start
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        at = (line, column)
+        if ch == "\\" and not raw and i + 1 < len(text):
+            nxt = text[i + 1]
+            if nxt == "\n":  # a line continuation inside the string
+                line, column, i = line + 1, 1, i + 2
+                continue
+            escape = _ESCAPE.match(text, i)
+            length = escape.end() - i if escape else 2
+            out.extend((c, at) for c in _unescape(text[i : i + length]))
+            column += length
+            i += length
+            continue
+        if formatted and ch in "{}":
+            if text[i + 1 : i + 2] == ch:  # `{{` is one brace
+                out.append((ch, at))
+                column, i = column + 2, i + 2
+                continue
+            if ch == "{":
+                end = _field_end(text, i)
+                out.extend((c, at) for c in "{…}")
+                for c in text[i:end]:
+                    line, column = (line + 1, 1) if c == "\n" else (line, column + 1)
+                i = end
+                continue
+        out.append((ch, at))
+        if ch == "\n":
+            line, column = line + 1, 1
+        else:
+            column += 1
+        i += 1
+    return out
+
+
+def _field_end(text: str, i: int) -> int:
+    """Past the `}` that closes the replacement field opened at text[i] (nested brackets,
+    strings and a format spec's own fields included)."""
+    depth = 0
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        elif ch in "\"'" and depth > 0:
+            quote = text[i : i + 3] if text[i : i + 3] in ('"""', "'''") else ch
+            close = text.find(quote, i + len(quote))
+            i = n if close < 0 else close + len(quote)
+            continue
+        i += 1
+    return n

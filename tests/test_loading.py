@@ -1,0 +1,271 @@
+"""The loading model: what Claude Code loads is what spawnlint reads — default excludes and
+`exclude`/`extend-exclude`, other harnesses' folders, manifests it refuses (SL004), agents
+without a name (SL005), placeholders, plugin copies."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli, write_project
+from spawnlint.discover import discover, exclusion
+from spawnlint.project import is_placeholder
+
+MUTE_AGENT = "---\nname: critic\ndescription: Reviews.\ntools: Read\n---\n\nReview.\n"
+NAMED_SPAWN = '# Go\n\n```\nAgent(subagent_type: "critic", name: "c1", prompt: "Go.")\n```\n'
+
+
+def _found(root: Path, *args: str) -> list[str]:
+    run = run_cli("check", "--root", str(root), "--output-format", "json", "--no-cache", *args)
+    assert run.code in (0, 1), run.err
+    return sorted(f"{d['path']}:{d['code']}" for d in json.loads(run.out))
+
+
+def _vendored_tree(root: Path) -> Path:
+    """Findings everywhere: named spawns of a mute agent in vendored, build and real folders."""
+    files: dict[str, str | bytes] = {"agents/critic.md": MUTE_AGENT}
+    for folder in (
+        "node_modules/pkg",
+        ".venv/lib/python3.12/site-packages/pkg",
+        "venv/share",
+        "build",
+        "dist",
+        ".tox/py312",
+        "tests/fixtures",
+        "examples/demo",
+        ".claude",
+        "plugins/x/build",
+    ):
+        files[f"{folder}/notes.md"] = NAMED_SPAWN
+    files["skills/build/SKILL.md"] = "---\nname: build\ndescription: Builds.\n---\n\n" + NAMED_SPAWN
+    return write_project(root, files)
+
+
+READ_BY_DEFAULT = [
+    ".claude/notes.md:SL101",
+    "examples/demo/notes.md:SL101",
+    "plugins/x/build/notes.md:SL101",
+    "skills/build/SKILL.md:SL101",
+    "skills/build/SKILL.md:SL201",
+    "tests/fixtures/notes.md:SL101",
+]
+
+
+def test_default_excludes_outside_a_git_work_tree(tmp_path: Path) -> None:
+    root = _vendored_tree(tmp_path)
+    assert _found(root) == READ_BY_DEFAULT
+
+
+def test_default_excludes_in_a_git_work_tree_with_nothing_ignored(tmp_path: Path) -> None:
+    root = _vendored_tree(tmp_path)
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    os.symlink("/usr/bin/python3", root / ".venv" / "python")  # a venv's link out of the project
+    assert _found(root) == READ_BY_DEFAULT  # no SL002 for the link either
+
+
+def test_exclude_replaces_the_defaults_and_extend_exclude_adds(tmp_path: Path) -> None:
+    root = _vendored_tree(tmp_path)
+    subprocess.run(["git", "init", "-q", str(root)], check=True)  # git lists node_modules/
+    (root / ".spawnlint.toml").write_text('exclude = ["tests"]\nextend-exclude = ["examples/"]\n')
+    found = _found(root)
+    assert "node_modules/pkg/notes.md:SL101" in found and "build/notes.md:SL101" in found
+    assert not any(f.startswith(("tests/", "examples/")) for f in found)
+    assert "skills/build/SKILL.md:SL201" in found
+
+
+def test_command_line_exclude_and_extend_exclude(tmp_path: Path) -> None:
+    root = _vendored_tree(tmp_path)
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    assert _found(root, "--extend-exclude", "tests,.claude") == [
+        f for f in READ_BY_DEFAULT if not f.startswith(("tests/", ".claude/"))
+    ]
+    replaced = _found(root, "--exclude", "skills")
+    assert "node_modules/pkg/notes.md:SL101" in replaced and "tests/fixtures/notes.md:SL101" in replaced
+    assert not any(f.startswith("skills/") for f in replaced)
+
+
+def test_show_settings_tells_the_exclude_parts(tmp_path: Path) -> None:
+    root = write_project(tmp_path, {".spawnlint.toml": 'extend-exclude = ["old"]\nother-harnesses = []\n'})
+    run = run_cli("check", "--root", str(root), "--show-settings")
+    assert "extend-exclude = ['old']" in run.out and "other-harnesses = []" in run.out
+    assert "'/build'" in run.out and "'old'" in run.out
+
+
+@pytest.mark.parametrize(
+    ("path", "excluded"),
+    [
+        ("node_modules/a.md", True),
+        ("plugins/x/node_modules/a.md", True),
+        ("build/a.md", True),
+        ("skills/build/SKILL.md", False),
+        ("dist/commands/a.md", True),
+        ("plugins/dist/a.md", False),
+        ("archive/2024/a.md", True),
+        ("docs/archive/a.md", False),
+        ("notes.bak", True),
+        ("plugins/a/tmp/x.md", True),
+    ],
+)
+def test_exclusion_patterns(path: str, excluded: bool) -> None:
+    test = exclusion(("node_modules", "/build", "/dist", "archive/**", "*.bak", "plugins/*/tmp"))
+    assert test(path) is excluded
+
+
+def test_discovery_drops_the_listing_problems_of_excluded_paths(tmp_path: Path) -> None:
+    root = write_project(tmp_path, {"commands/a.md": "# A\n"})
+    (root / "node_modules").mkdir()
+    os.symlink("/nonexistent", root / "node_modules" / "broken.md")
+    os.symlink("/nonexistent", root / "broken.md")
+    found = discover(root, ("node_modules",))
+    assert [p.finding.path for p in found.problems] == ["broken.md"]
+
+
+# --- manifests (SL004) ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("manifest", "line", "words"),
+    [
+        (b'{"name": "shop",}', 1, "not valid JSON"),
+        (b"[" * 100_000 + b"]" * 100_000, 1, "nests too deeply"),
+        (b'{"name": "caf\xe9"}', 1, "not UTF-8"),
+        (b'"shop"', 1, "JSON string, not an object"),
+        (b'{\n  "name": "shop",\n  "skills": [1]\n}', 3, "`skills` is a JSON array, it must be a path"),
+    ],
+)
+def test_a_manifest_claude_code_refuses_is_sl004(
+    tmp_path: Path, manifest: bytes, line: int, words: str
+) -> None:
+    root = write_project(tmp_path, {".claude-plugin/plugin.json": manifest, "agents/critic.md": MUTE_AGENT})
+    run = run_cli("check", "--root", str(root), "--output-format", "json", "--no-cache")
+    found = [d for d in json.loads(run.out) if d["code"] == "SL004"]
+    assert [(d["path"], d["line"]) for d in found] == [(".claude-plugin/plugin.json", line)]
+    assert words in found[0]["message"] and run.code == 1
+
+
+def test_an_unreadable_manifest_is_sl004(tmp_path: Path) -> None:
+    root = write_project(tmp_path, {"agents/critic.md": MUTE_AGENT})
+    (root / ".claude-plugin" / "plugin.json").mkdir(parents=True)  # listed, but no regular file
+    found = discover(root, ())
+    # a folder is not listed as a file: the manifest is just absent
+    assert not [p for p in found.problems if p.code == "SL004"]
+    os.rmdir(root / ".claude-plugin" / "plugin.json")
+    (root / ".claude-plugin" / "plugin.json").write_bytes(b"{" * 10 + b"x" * (2 * 1024 * 1024))
+    found = discover(root, ())
+    assert [(p.code, p.finding.line) for p in found.problems] == [("SL004", 1)]
+    assert "cannot be read" in found.problems[0].finding.message
+
+
+def test_a_broken_manifest_keeps_the_name_it_spells(tmp_path: Path) -> None:
+    root = write_project(
+        tmp_path,
+        {
+            ".claude-plugin/plugin.json": '{"name": "shop",}',
+            "agents/critic.md": MUTE_AGENT,
+            "commands/go.md": NAMED_SPAWN.replace('"critic"', '"shop:critic"'),
+        },
+    )
+    assert _found(root) == [
+        ".claude-plugin/plugin.json:SL004",
+        "commands/go.md:SL101",
+        "commands/go.md:SL201",
+    ]
+
+
+def test_marketplace_entries_of_the_wrong_shape_are_sl004(tmp_path: Path) -> None:
+    market = {
+        "name": "m",
+        "plugins": [
+            "./a",
+            {"name": 3, "source": "./b"},
+            {"name": "c", "source": "./c", "agents": 1},
+            {"name": "d"},
+            {"name": "e", "source": 5},
+            {"source": "./f"},
+        ],
+    }
+    root = write_project(tmp_path, {".claude-plugin/marketplace.json": json.dumps(market, indent=2)})
+    found = discover(root, ())
+    messages = [p.finding.message for p in found.problems if p.code == "SL004"]
+    assert len(messages) == 6
+    assert "JSON string among its plugins" in messages[0]
+    assert "`name` is a JSON number" in messages[1] and "`agents` is a JSON number" in messages[2]
+    assert "entry has no `source`" in messages[3] and "`source` is a JSON number" in messages[4]
+    assert "entry has no `name`" in messages[5]
+
+
+# --- placeholders --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["agent-name", "&lt;agent&gt;", "team-*", "plugin:name", "your-agent-type", "agent_type"],
+)
+def test_placeholders(value: str) -> None:
+    assert is_placeholder(value)
+
+
+@pytest.mark.parametrize("value", ["ghost-writer", "shop:critic", "reviewer", "model:opus"])
+def test_real_names_are_not_placeholders(value: str) -> None:
+    assert not is_placeholder(value)
+
+
+# --- plugin copies -------------------------------------------------------------------------------
+
+
+def test_audit_lists_plugin_roots_that_look_like_copies(tmp_path: Path) -> None:
+    agents = {f"agents/{n}.md": MUTE_AGENT.replace("critic", n) for n in ("critic", "planner", "scout")}
+    files: dict[str, str | bytes] = {}
+    for root, name in (("plugins/shop", "shop"), ("plugins/shop-old", "shop"), ("legacy/kit", "kit")):
+        files[f"{root}/.claude-plugin/plugin.json"] = json.dumps({"name": name})
+        files.update({f"{root}/{path}": text for path, text in agents.items()})
+    files["plugins/other/.claude-plugin/plugin.json"] = '{"name": "other"}'
+    files["plugins/other/agents/critic.md"] = MUTE_AGENT
+    root = write_project(tmp_path, files)
+    data = json.loads(run_cli("audit", "--root", str(root), "--output-format", "json").out)
+    assert [(c["root"], c["other"]) for c in data["plugin_copies"]] == [
+        ("legacy/kit", "plugins/shop"),
+        ("legacy/kit", "plugins/shop-old"),
+        ("plugins/shop", "plugins/shop-old"),
+    ]
+    assert data["plugin_copies"][2]["why"] == 'both are named "shop"'
+    assert not [f for f in data["findings"] if f["code"] == "SL003"]
+    markdown = run_cli("audit", "--root", str(root)).out
+    assert "`plugins/shop` and `plugins/shop-old` look like copies of one plugin" in markdown
+
+
+def test_the_remembered_discovery_follows_the_excludes(tmp_path: Path) -> None:
+    root = _vendored_tree(tmp_path)
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    args = ("check", "--root", str(root), "--output-format", "json")
+    first = {d["path"] for d in json.loads(run_cli(*args).out)}
+    fewer = {d["path"] for d in json.loads(run_cli(*args, "--extend-exclude", "tests").out)}
+    again = {d["path"] for d in json.loads(run_cli(*args).out)}
+    assert "tests/fixtures/notes.md" in first and first == again
+    assert fewer == first - {"tests/fixtures/notes.md"}
+
+
+def test_a_path_given_that_the_default_excludes_take_out_is_said(tmp_path: Path) -> None:
+    root = _vendored_tree(tmp_path)
+    run = run_cli("check", "--root", str(root), str(root / "node_modules/pkg/notes.md"), str(root / "build"))
+    assert 'excluded by the configuration ("node_modules")' in run.err
+    assert 'build: excluded by the configuration ("/build")' in run.err
+    kept = run_cli(
+        "check", "--root", str(root), "--output-format", "json", str(root / "skills/build/SKILL.md")
+    )
+    assert "excluded" not in kept.err and {d["code"] for d in json.loads(kept.out)} == {"SL101", "SL201"}
+
+
+def test_a_standalone_skill_is_named_by_its_skill_file_in_messages(tmp_path: Path) -> None:
+    root = write_project(
+        tmp_path,
+        {
+            "SKILL.md": "---\nname: solo\ndescription: d\n---\n\n# Solo\n\nSpawn the `general-purpose` agent to review it.\n"
+        },
+    )
+    lines = run_cli("check", "--root", str(root)).lines
+    assert len(lines) == 1 and 'skill "SKILL.md" spawns agents' in lines[0]
