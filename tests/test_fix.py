@@ -702,5 +702,7 @@ def test_python_sl102_is_fixed_only_with_unsafe_fixes(project: Make) -> None:
     assert (root / "spawn.py").read_text("utf-8") == spawn
     assert [line.split(" ")[1] for line in run.lines] == ["SL102"]
     run = run_cli("check", "--root", str(root), "--fix", "--unsafe-fixes")
-    assert (root / "spawn.py").read_text("utf-8") == 'Agent(\n    subagent_type="helper",\n    prompt="help",\n)\n'
+    assert (root / "spawn.py").read_text(
+        "utf-8"
+    ) == 'Agent(\n    subagent_type="helper",\n    prompt="help",\n)\n'
     assert run.lines == []

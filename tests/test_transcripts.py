@@ -277,6 +277,8 @@ def test_progress_line_on_a_terminal_for_a_long_scan(three: Path, monkeypatch: p
     )  # each call: 1 s later
     terminal = _Terminal()
     monkeypatch.setattr(sys, "stderr", terminal)
+    for name in ("CI", "GITHUB_ACTIONS", "PRE_COMMIT"):  # a person at a terminal, not a CI log
+        monkeypatch.delenv(name, raising=False)
     assert spawnlint.cli.main(["transcripts", str(three), "--output-format", "json"]) == 0
     err = terminal.getvalue()
     assert "\rscanning 1/3 transcripts" in err and "\rscanning 3/3 transcripts" in err
@@ -285,6 +287,16 @@ def test_progress_line_on_a_terminal_for_a_long_scan(three: Path, monkeypatch: p
 
 def test_no_progress_line_when_stderr_is_not_a_terminal(three: Path) -> None:
     assert run_cli("transcripts", str(three)).err == ""
+
+
+def test_no_progress_line_in_ci_even_on_a_terminal(three: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import spawnlint.cli
+
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    monkeypatch.setenv("CI", "true")
+    assert spawnlint.cli.main(["transcripts", str(three), "--output-format", "json"]) == 0
+    assert "scanning" not in terminal.getvalue()
 
 
 def test_recover_into_an_unwritable_place_is_a_usage_error(three: Path, tmp_path: Path) -> None:

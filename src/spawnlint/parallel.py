@@ -49,7 +49,12 @@ class Started(Generic[T, R]):
 
         size = max(1, len(items) // (workers * 16))
         try:
-            self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=_fork())
+            self._pool = ProcessPoolExecutor(
+                max_workers=workers,
+                mp_context=_fork(),
+                initializer=_exit_with_parent,
+                initargs=(os.getpid(),),
+            )
             self._futures = [
                 self._pool.submit(_run_chunk, fn, items[i : i + size]) for i in range(0, len(items), size)
             ]
@@ -77,6 +82,19 @@ class Started(Generic[T, R]):
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
         self._pool, self._futures = None, []
+
+
+def _exit_with_parent(parent: int) -> None:
+    """A worker ends when the run that started it is gone: killed with -9, it cannot shut the pool
+    down, and the workers (each holding both ends of the queue pipes) would wait on it forever."""
+    import threading
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            threading.Event().wait(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="spawnlint-parent-watch", daemon=True).start()
 
 
 def _run_chunk(fn: Callable[[T], R], chunk: Sequence[T]) -> list[R]:
