@@ -22,10 +22,11 @@ from spawnlint.model import (
 from spawnlint.parse.frontmatter import Frontmatter, parse_tool_list, split_frontmatter
 from spawnlint.parse.grant import grant_send_message
 from spawnlint.parse.idle import idle_claims
-from spawnlint.parse.prefilter import could_yield
+from spawnlint.parse.prefilter import could_yield, has_spawn_word
 from spawnlint.parse.send_message import mentions_send_message_tool, report_lines
 from spawnlint.parse.spawn_syntax import as_written, classify, split_lines
 from spawnlint.parse.team import team_lines
+from spawnlint.parse.text import FormExamples
 
 if TYPE_CHECKING:
     from spawnlint.parse.markdown import MarkdownFacts
@@ -35,11 +36,6 @@ _SUPPRESS_MD = re.compile(r"<!--\s*spawnlint:\s*(ignore-file|ignore)(?:\[([^\]]*
 _SUPPRESS_HASH = re.compile(r"#\s*spawnlint:\s*(ignore-file|ignore)(?:\[([^\]]*)\])?")
 
 
-# What a spawn in a Python string's prose needs, in any case ("Launch the x agent named ..."). Still
-# a hand-kept list: the forms' own triggers should replace it (issue 17, item 1).
-_PYTHON_PROSE_CUES = ("agent tool", "task tool", "spawn", "teammate", "launch", "dispatch")
-
-
 def python_could_spawn(text: str, callables: tuple[str, ...]) -> bool:
     """The cheap prefilter for Python files: only these are parsed (tokenize and ast). A call or
     dict needs `subagent_type`, `AgentDefinition` or a callable; a string a tool, verb or noun."""
@@ -47,8 +43,9 @@ def python_could_spawn(text: str, callables: tuple[str, ...]) -> bool:
         return True
     if any(c + "(" in text for c in callables):
         return True
-    low = text.lower()  # substring tests: an IGNORECASE regex scan costs 6 times more
-    return any(cue in low for cue in _PYTHON_PROSE_CUES)
+    # the markdown word test, in any case: a string may say "Launch the x agent", "Have the
+    # **code-reviewer** agent check it" (words from parse/vocabulary.py, never a copy here)
+    return has_spawn_word(text)
 
 
 def decode(path: str, data: bytes, max_bytes: int) -> tuple[str | None, Problem | None]:
@@ -260,6 +257,17 @@ def _fork_site(path: str, fm: Frontmatter, lines: list[str]) -> list[SpawnSite]:
             told_to_report=False,
         )
     ]
+
+
+# F9 lives in a skill's frontmatter: markdown only (a Python string has no frontmatter).
+FORK_EXAMPLES = FormExamples(
+    "F9",
+    valid=(
+        "---\nname: review\ndescription: Review the diff\ncontext: fork\nagent: shop:critic\n---\n"
+        "Review it.\n",
+    ),
+    invalid=("---\nname: review\ndescription: Review the diff\ncontext: inline\n---\nReview it.\n",),
+)
 
 
 def suppressions(lines: list[str], markdown: bool, hash_comments_until: int = 0) -> Suppressions:

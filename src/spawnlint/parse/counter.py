@@ -6,26 +6,31 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from spawnlint.parse import vocabulary
 from spawnlint.parse.text import CODE_SPAN, HEADING_IN_TEXT, RawSite, Structure, previous_nonblank
 
-_COUNTER_EMOJI = re.compile(r"❌|✗|✘|🚫|⛔|👎")
+_EMOJI = vocabulary.alternation(vocabulary.COUNTER_EMOJI)
+_COUNTER_EMOJI = re.compile(_EMOJI)
 
 
-_LEADING_EMOJI = re.compile(r"^[\s>*#+|`/<!\-]*(?:\d+[.)]\s*)?(?:\*\*|__)?\s*(?:❌|✗|✘|🚫|⛔|👎)")
+_LEADING_EMOJI = re.compile(rf"^[\s>*#+|`/<!\-]*(?:\d+[.)]\s*)?(?:\*\*|__)?\s*{_EMOJI}")
 
 
 _COUNTER_LABEL = re.compile(
     r"^[\s#>*_\-+|`/<!]*(?:\d+[.)]\s*)?(?:\*\*|__)?\s*"
-    r"(?P<word>wrong|bad|incorrect|broken|anti-?patterns?|avoid|don[’']?t|do\s+not|never)\b"
-    r"|\b(?:wrong|bad|incorrect)\s*(?::|\)|—|–|-\s)|\banti-?patterns?\b|\bWRONG\b|\bINCORRECT\b",
+    rf"(?P<word>{vocabulary.alternation(vocabulary.COUNTER_LABELS)})\b"
+    rf"|\b{vocabulary.alternation(vocabulary.COUNTER_VERDICTS)}\s*(?::|\)|—|–|-\s)"
+    rf"|\b{vocabulary.alternation(vocabulary.COUNTER_ANYWHERE)}\b",
     re.IGNORECASE,
 )
 
 
-_WEAK_WORDS = frozenset({"avoid", "don't", "don’t", "dont", "do not", "never"})
+_WEAK_WORDS = re.compile(vocabulary.alternation(vocabulary.WEAK_COUNTER_LABELS), re.IGNORECASE)
 
 
-_TRAILING_COUNTER = re.compile(r"(?:#|//|<!--)\s*(?:❌|wrong|bad|incorrect|don[’']?t|never)\b", re.IGNORECASE)
+_TRAILING_COUNTER = re.compile(
+    rf"(?:#|//|<!--)\s*(?:❌|{vocabulary.alternation(vocabulary.COUNTER_COMMENT_WORDS)})\b", re.IGNORECASE
+)
 
 
 _COMMENT_LINE = re.compile(r"^\s*(?:#|//|<!--|--|/\*|\*)")
@@ -72,7 +77,7 @@ def is_counter_example(structure: Structure, site: RawSite) -> bool:
         if m is None:
             continue
         word = (m.group("word") or "").lower()
-        if named or re.sub(r"\s+", " ", word) not in _WEAK_WORDS:
+        if named or not _WEAK_WORDS.fullmatch(word):
             return True
     return False
 

@@ -7,6 +7,7 @@ import re
 from bisect import bisect_right
 
 from spawnlint.model import Param, Section, Sentence, SpawnSite, ValueKind, section_of
+from spawnlint.parse import vocabulary
 from spawnlint.parse.counter import example_lines
 from spawnlint.parse.prefilter import could_be_prose, hot_lines
 from spawnlint.parse.prose import bullet_reference, find_prose_spawns, spawn_lead, team_verb, teammate_names
@@ -30,6 +31,7 @@ from spawnlint.parse.spawn_syntax import (
 from spawnlint.parse.text import (
     CODE_SPAN,
     Block,
+    FormExamples,
     RawSite,
     Structure,
     block_sentences,
@@ -49,12 +51,12 @@ _TOOL_MENTION = re.compile(
 )
 
 
-_SPAWN_VERB = re.compile(
-    r"\b(?:spawn|launch|dispatch|start|invoke|delegate|create|run|call|use)\w*\b", re.IGNORECASE
+_SPAWN_VERB = re.compile(rf"\b{vocabulary.alternation(vocabulary.TOOL_SENTENCE_VERBS)}\b", re.IGNORECASE)
+
+
+_AGENT_WORD = re.compile(
+    rf"\b{vocabulary.alternation(vocabulary.TOOL_SENTENCE_NOUNS, plural=True)}\b", re.IGNORECASE
 )
-
-
-_AGENT_WORD = re.compile(r"\b(?:sub-?agents?|agents?|teammates?|workers?)\b", re.IGNORECASE)
 
 
 _SPAN_KV = re.compile(r"^\s*([a-z_]+)\s*[=:]\s*(.+?)\s*$", re.DOTALL)
@@ -70,9 +72,7 @@ _SPAN_KEY_THEN_VALUE = re.compile(
 )
 
 
-_FORBID = re.compile(
-    r"\b(?:never|do\s+not|don[’']?t|must\s+not|mustn[’']?t|without|omit\w*|no)\b", re.IGNORECASE
-)
+_FORBID = re.compile(rf"\b{vocabulary.alternation(vocabulary.FORBIDDING_A_PARAMETER)}\b", re.IGNORECASE)
 
 
 _NEGATED_VALUE = re.compile(
@@ -710,3 +710,43 @@ def _shift(param: Param | None) -> Param | None:
     return Param(
         param.key, param.value, param.kind, param.line + 1, param.column, value_line, param.value_column
     )
+
+
+# The examples are spawn text on purpose, and spawnlint reads its own source:
+# their targets (`shop:critic`) are no agents of this repository.
+# spawnlint: ignore-file[SL301]
+EXAMPLES = (
+    FormExamples(
+        "F1",
+        valid=(
+            'Agent(subagent_type: "shop:critic", name: "c1", prompt: "Review the plan.")',
+            'Task(subagent_type="general-purpose", description="Research", prompt="Find the bug")',
+        ),
+        invalid=('new Agent({name: "x", instructions: "y"})', "The Agent (see below) decides."),
+    ),
+    FormExamples(
+        "F2",
+        valid=('Task:\n  subagent_type: "shop:critic"\n  name: "critic-1"\n  prompt: Review the plan.\n',),
+        invalid=("Task:\n  Read the file and summarise it.\n",),
+    ),
+    FormExamples(
+        "F3",
+        valid=('```json\n{"subagent_type": "general-purpose", "prompt": "Find the bug"}\n```\n',),
+        invalid=('```json\n{"type": "general-purpose", "prompt": "Find the bug"}\n```\n',),
+    ),
+    FormExamples(
+        "F4",
+        valid=(
+            "Use the Task tool with:\n\n- `subagent_type`: `shop:critic`\n- `name`: `{area}-reviewer`\n"
+            "- `prompt`: Review the plan.\n",
+        ),
+        invalid=(
+            "With the Task tool:\n\n- Write a clear description of the change\n- Pass the prompt to it\n",
+        ),
+    ),
+    FormExamples(
+        "F5",
+        valid=('Use the Task tool with `subagent_type="shop:critic"` and `name: "c1"`.',),
+        invalid=("Never pass `name` to the Agent tool: a named spawn runs as an `in_process_teammate`.",),
+    ),
+)

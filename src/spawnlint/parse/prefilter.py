@@ -8,29 +8,29 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 
+from spawnlint.parse import vocabulary
+
 # Each recogniser needs at least one of these (lower-cased) words in the file:
 # F1-F5 and tables an `Agent`/`Task` tool, `subagent_type` or a `Subagent:` header; prose F6-F8 an
-# agent noun (agent, teammate, worker, reviewer, critic, helper), a team, or a strong verb
-# followed by an id (`Dispatch \`x-y\``); the default no-name rule sentence agent/task/spawn.
-# What a body says about SendMessage is read from its lines without any parse; F9
-# (`context: fork`) is frontmatter, read on the cheap path too.
-_WORDS = (
-    "agent",
-    "task",
-    "spawn",
-    "team",
-    "worker",
-    "reviewer",
-    "critic",
-    "helper",
-    "launch",
-    "dispatch",
-    "delegate",
-    "invoke",
+# agent noun, a team, or a strong verb followed by an id (`Dispatch \`x-y\``); the default no-name
+# rule sentence agent/task/spawn. What a body says about SendMessage is read from its lines
+# without any parse; F9 (`context: fork`) is frontmatter, read on the cheap path too.
+_FOREIGN_NOUNS = tuple(
+    noun for language in vocabulary.LANGUAGES for noun in (*language.subagent_nouns, *language.agent_nouns)
+)
+_WORDS = vocabulary.probes(
+    (
+        *vocabulary.SPAWN_TOOL_WORDS,
+        *vocabulary.RULE_SPAWN_STEMS,
+        vocabulary.TEAM_NOUN,
+        *vocabulary.AGENT_NOUNS,
+        *vocabulary.STRONG_VERBS,
+        *_FOREIGN_NOUNS,
+    )
 )
 # The strong verbs of two words: their first word alone is too common to be worth a parse.
-_PHRASAL_WORDS = (("kick", "off"), ("fire", "off"), ("spin", "up"), ("fan", "out"))
-_PHRASAL_TEXT = re.compile(r"\b(?:kick\s+off|fire\s+off|spin\s+up|fan\s+out)\b")
+_PHRASAL_WORDS = tuple(tuple(verb.split()) for verb in vocabulary.PHRASAL_VERBS)
+_PHRASAL_TEXT = re.compile(r"\b" + vocabulary.alternation(vocabulary.PHRASAL_VERBS) + r"\b")
 # Letters a case-insensitive regex equates with ASCII ones (long s, Kelvin sign, dotless and
 # dotted I): `taſk` matches `task` there, so text holding one always gets the full parse.
 _FOLDING = "\u017f\u212a\u0131\u0130"
@@ -73,22 +73,22 @@ _SPAN_NAME = re.compile(r"`[^\S\n]*name[^\S\n]*[=:]")
 _NAME_SPAN_THEN_VALUE = re.compile(r"`name`\s*(?:set\s+to|=|:|as|of|to)\s*`")
 _BARE_NAME = re.compile(r"name\s*[:=]")
 _STRONG_VERBS = tuple(
-    (word.split()[0], re.compile(word + r"(?![\w-])"))
-    for word in ("spawn", "launch", "dispatch", "delegate", "invoke")
-) + tuple(
-    (word, re.compile(word + r"\s+" + tail + r"(?![\w-])"))
-    for word, tail in (("kick", "off"), ("fire", "off"), ("spin", "up"), ("fan", "out"))
+    (word.split()[0], re.compile(vocabulary.pattern(word) + r"(?![\w-])"))
+    for word in (*vocabulary.STRONG_VERBS, *vocabulary.PHRASAL_VERBS)
 )
-_NOUNS = ("agent", "teammate", "worker", "reviewer", "critic", "helper")
-_STRONG_OBJECTS = (*_NOUNS, "team", "panel")
+_NOUNS = vocabulary.probes(vocabulary.AGENT_NOUNS)
+_STRONG_OBJECTS = (*_NOUNS, *vocabulary.GROUP_NOUNS)
 _MARKED_NEXT = re.compile(r"\s*(?:(?:the|a|an|one)\s+)?(?:`|\*\*)")
 # An agent named after a verb stands within 160 characters of it (prose.py's window); 10 more
 # for the verb itself.
 _REFERENCE_WINDOW = 170
 # A team verb, then up to three words (an article among them), then the team (or TeamCreate).
-_TEAM_LEAD = re.compile(
-    r"(?:create|form|set\s+up|spin\s+up|start|assemble|use|spawn)\s*(?:[\w`*-]+\s+){0,3}`?$"
-)
+_TEAM_LEAD = re.compile(vocabulary.alternation(vocabulary.TEAM_VERBS) + r"\s*(?:[\w`*-]+\s+){0,3}`?$")
+
+
+def has_spawn_word(text: str) -> bool:
+    """The word test alone, in any case: whether some recogniser could read the text at all."""
+    return any(c in text for c in _FOLDING) or _has_word(text.lower())
 
 
 def could_yield(body: str) -> bool:
@@ -238,7 +238,17 @@ def _prose(body: str, low: str, present: frozenset[str], paragraphs: _Paragraphs
         _strong_verb(low, present, paragraphs)
         or _verb_before_noun(body, low, present, paragraphs)
         or _team_verb(low, present, paragraphs)
+        or _foreign(low)
     )
+
+
+# Another language's spawn (prose.foreign_spawns) needs one of its verbs and an agent noun.
+_FOREIGN_VERBS = vocabulary.probes(verb for language in vocabulary.LANGUAGES for verb in language.verbs)
+_FOREIGN_NOUN_PROBES = vocabulary.probes((*_FOREIGN_NOUNS, "agent"))
+
+
+def _foreign(low: str) -> bool:
+    return any(noun in low for noun in _FOREIGN_NOUN_PROBES) and any(verb in low for verb in _FOREIGN_VERBS)
 
 
 def _strong_verb(low: str, present: frozenset[str], paragraphs: _Paragraphs) -> bool:
@@ -274,7 +284,10 @@ def _verb_before_noun(body: str, low: str, present: frozenset[str], paragraphs: 
     from spawnlint.parse.prose import verb_in  # the prose recogniser's own verbs
 
     searched = (0, 0)  # no verb in body[searched[0]:searched[1]]
-    nouns = tuple(noun for noun in _NOUNS if noun in present or (noun == "teammate" and "team" in present))
+    # a noun that holds a word of the word test (teammate: team) is there only if that word is
+    nouns = tuple(
+        noun for noun in _NOUNS if noun in present or (noun not in _WORDS and any(w in noun for w in present))
+    )
     for at in _noun_words(low, nouns):
         paragraph_start = paragraphs.around(at)[0]
         start = max(paragraph_start, at - _REFERENCE_WINDOW)
@@ -345,11 +358,11 @@ def _rule_sentence(body: str, low: str, paragraphs: _Paragraphs) -> bool:
     return False
 
 
-# A literal inside each word of rule_sentence.py's forbidding and spawning patterns ("do not",
-# "must not": not; "don't": don; "omits": omit; "subagent": agent): found by plain searches, which
-# cost a tenth of those patterns over a long paragraph.
-_FORBID_WORDS = ("never", "not", "don", "mustn", "without", "omit")
-_SPAWN_WORDS = ("agent", "task", "spawn")
+# A literal inside each word of rule_sentence.py's forbidding and spawning patterns ("do not":
+# not; "don't": don; "omits": omit; "subagent": agent): found by plain searches, which cost a
+# tenth of those patterns over a long paragraph.
+_FORBID_WORDS = vocabulary.probes(vocabulary.FORBIDDING)
+_SPAWN_WORDS = vocabulary.probes((*vocabulary.RULE_SPAWN_NOUNS, *vocabulary.RULE_SPAWN_STEMS))
 
 
 def _has_rule_words(low: str) -> bool:

@@ -7,13 +7,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from spawnlint.parse import vocabulary
 from spawnlint.parse.spawn_syntax import PARAM_KEYS
+from spawnlint.parse.text import FormExamples
 
-_VERB_WORDS = (
-    r"spawn|launch|dispatch|delegate|invoke|start|run|use|call|kick\s+off|fire\s+off|spin\s+up"
-    r"|create|form|set\s+up|assemble|deploy|send|bring\s+in|have|get|fan\s+out"
+_VERB_WORDS = vocabulary.alternation(
+    (*vocabulary.STRONG_VERBS, *vocabulary.PHRASAL_VERBS, *vocabulary.WEAK_VERBS)
 )
-_VERB_RE = re.compile(rf"(?<![\w`-])(?:{_VERB_WORDS})(?![\w-])", re.IGNORECASE)
+_VERB_RE = re.compile(rf"(?<![\w`-]){_VERB_WORDS}(?![\w-])", re.IGNORECASE)
 
 
 def verb_in(text: str, start: int, end: int) -> bool:
@@ -21,17 +22,13 @@ def verb_in(text: str, start: int, end: int) -> bool:
     return _VERB_RE.search(text, start, end) is not None
 
 
-_STRONG_VERBS = frozenset(
-    {"spawn", "launch", "dispatch", "delegate", "invoke", "kick", "fire", "spin", "fan"}
-)
-_IMPERATIVE_ONLY = frozenset({"have", "get"})  # "Have a subagent do X", not "you have two agents"
-_TEAM_VERBS = frozenset({"create", "form", "set", "spin", "start", "assemble", "use", "spawn"})
-_NEGATION = re.compile(
-    r"\b(?:never|do\s+not|don[’']?t|must\s+not|mustn[’']?t|should\s+not|shouldn[’']?t|cannot|can[’']?t"
-    r"|no\s+need\s+to|instead\s+of|avoid|without)\b[^.;:]*$",
-    re.IGNORECASE,
-)
-_AGENT_NOUN = r"(?:sub-?agents?|agents?|teammates?|workers?|reviewers?|critics?|helpers?)"
+_STRONG_VERBS = vocabulary.first_words((*vocabulary.STRONG_VERBS, *vocabulary.PHRASAL_VERBS))
+_IMPERATIVE_ONLY = vocabulary.first_words(vocabulary.IMPERATIVE_ONLY)
+_TEAM_VERBS = vocabulary.first_words(vocabulary.TEAM_VERBS)
+_NEGATION = re.compile(rf"\b{vocabulary.alternation(vocabulary.NEGATIONS)}\b[^.;:]*$", re.IGNORECASE)
+_AGENT_NOUN = vocabulary.alternation(vocabulary.AGENT_NOUNS, plural=True)
+_CORE_NOUN = vocabulary.alternation(vocabulary.CORE_AGENT_NOUNS, plural=True)
+_GROUP_NOUN = vocabulary.alternation(vocabulary.GROUP_NOUNS)
 _BUILTINS = r"(?:general-purpose|Explore|Plan|statusline-setup|claude-code-guide|output-style-setup)"
 _ID = r"[A-Za-z][\w.-]*(?::{1,2}[A-Za-z][\w.-]*)*"
 _MARKED = rf"(?P<mark>\*\*|__|`)(?P<name>{_ID})(?P=mark)"
@@ -47,7 +44,7 @@ _COMPOUND_HEAD = (
 )
 _PLAIN_REF = re.compile(
     rf"\b(?:(?:the|an?|one|two|three|four|five|\d+|all|both)\s+)?(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)+|{_BUILTINS})"
-    rf"\s+(?:sub-?agents?|agents?|teammates?)\b{_COMPOUND_HEAD}"
+    rf"\s+{_CORE_NOUN}\b{_COMPOUND_HEAD}"
 )
 # After spawn/launch/dispatch, an id right after the verb: ``Spawn `shop:critic` ``,
 # ``Dispatch `codebase-recon` via the Agent tool``, `` `Agent(shop:critic)` ``.
@@ -61,11 +58,14 @@ _GENERIC = re.compile(
     r"^\s*(?:\S+\s+){0,3}?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+\+?"
     r"(?:\s*[-–]\s*\d+)?|several|multiple|parallel|new|fresh|separate|dedicated|additional|another|both|all|these)"
     # the words before "agents" describe them: "both users and agents" joins a second noun
-    r"\s+(?:(?!(?:and|or|nor)\s)[\w*-]+\s+){0,3}?(?:sub-?agents?|agents?|teammates?)\b" + _COMPOUND_HEAD,
+    rf"\s+(?:(?!(?:and|or|nor)\s)[\w*-]+\s+){{0,3}}?{_CORE_NOUN}\b" + _COMPOUND_HEAD,
     re.IGNORECASE,
 )
 _AS_SUBAGENTS = re.compile(
-    r"\bas\s+(?:an?\s+)?(?:[\w-]+\s+){0,3}?(?:sub-?agents?|teammates?)\b", re.IGNORECASE
+    r"\bas\s+(?:an?\s+)?(?:[\w-]+\s+){0,3}?"
+    + vocabulary.alternation(vocabulary.SPAWNED_NOUNS, plural=True)
+    + r"\b",
+    re.IGNORECASE,
 )
 _SELF = re.compile(r"\b(?:this|that|the\s+same|each|which|whose)\s+(?:sub-?)?agent\b", re.IGNORECASE)
 _TEAM_AFTER_VERB = re.compile(
@@ -188,6 +188,151 @@ def find_prose_spawns(text: str) -> list[ProseSpawn]:
             if names:
                 return [ProseSpawn("F6", verb.start(), None, 0, n, o) for n, o in names]
             return [ProseSpawn("F6", verb.start(), None, 0, None, 0)]
+    return foreign_spawns(text)
+
+
+# Other languages (vocabulary.LANGUAGES): a verb and, in its clause, a sub-agent noun or an agent
+# noun beside an agent of a known shape. The English nouns count too: "派 `x` agent", "派 sub-agent".
+_FOREIGN_REF = re.compile(
+    r"(?P<mark>`|\*\*)@?(?:agent-)?(?P<name>[A-Za-z][\w.-]*(?::{1,2}[A-Za-z][\w.-]*)*)(?P=mark)"
+    r"|(?<![\w@])@(?:agent-)?(?P<mention>[a-z][\w.-]*(?::[\w.-]+)*)"
+)
+_CLAUSE_END = re.compile(r"[。！？!?；;]|[.:](?:\s|$)")
+_FOREIGN_WINDOW = 80  # characters between a verb and its agent (CJK sentences are short)
+
+
+@dataclass(frozen=True)
+class _Grammar:
+    language: vocabulary.Language
+    verb: re.Pattern[str]
+    subagent: re.Pattern[str]
+    agent: re.Pattern[str]
+    negation: re.Pattern[str]
+
+
+def _grammar(language: vocabulary.Language) -> _Grammar:
+    edge = r"\b" if language.spaced else ""
+    english_sub, english_agent = ("sub(-)agent(s)",), ("agent(s)",)
+
+    def words(found: tuple[str, ...]) -> re.Pattern[str]:
+        return re.compile(rf"{edge}{vocabulary.alternation(found)}{edge}", re.IGNORECASE)
+
+    return _Grammar(
+        language,
+        words(language.verbs),
+        re.compile(
+            rf"{edge}{vocabulary.alternation(language.subagent_nouns)}{edge}"
+            rf"|\b{vocabulary.alternation(english_sub)}\b",
+            re.IGNORECASE,
+        ),
+        re.compile(
+            rf"{edge}{vocabulary.alternation(language.agent_nouns)}{edge}|\b{vocabulary.alternation(english_agent)}\b",
+            re.IGNORECASE,
+        ),
+        words(language.negations),
+    )
+
+
+_GRAMMARS = tuple(_grammar(language) for language in vocabulary.LANGUAGES)
+
+
+def _nouns(grammar: _Grammar, noun: re.Pattern[str], clause: str) -> list[re.Match[str]]:
+    """The noun where the clause holds it as the verb's object: before a verb that comes last, the
+    noun carries an object particle ("このエージェントは" is the subject: it does the work), or
+    `near_particles` right before the verb ("サブエージェントの起動")."""
+    language = grammar.language
+    if not language.verb_last:
+        return list(noun.finditer(clause))
+    found = []
+    for m in noun.finditer(clause):
+        after = clause[m.end() :].lstrip()
+        if after.startswith(language.object_particles) or (
+            after.startswith(language.near_particles) and len(after) <= 4
+        ):
+            found.append(m)
+    return found
+
+
+def _adjacent_ref(clause: str, nouns: list[re.Match[str]]) -> re.Match[str] | None:
+    """The agent named right beside one of the nouns (`` `x` エージェント``, "agente `x`")."""
+    for ref in _FOREIGN_REF.finditer(clause):
+        if (ref.group("name") or "") in _TOOL_NAMES:
+            continue  # `Agent` is the tool, not an agent
+        for n in nouns:
+            if n.start() < ref.end() and ref.start() < n.end():
+                continue  # the noun inside the name (`seed-agent`)
+            gap = clause[ref.end() : n.start()] if ref.end() <= n.start() else clause[n.end() : ref.start()]
+            if len(gap) <= 2 and not gap.strip():
+                return ref
+    return None
+
+
+_TOOL_NAMES = frozenset({"Agent", "Task"})
+
+
+def _false_friend(language: vocabulary.Language, text: str, verb: re.Match[str]) -> bool:
+    """Whether the verb is part of a word that is not it ("派生" holds "派")."""
+    for word in language.false_friends:
+        at = text.find(word, max(0, verb.start() - len(word) + 1), verb.end() + len(word))
+        if 0 <= at < verb.end() and at + len(word) > verb.start():
+            return True
+    return False
+
+
+def _foreign_clause(grammar: _Grammar, text: str, verb: re.Match[str]) -> tuple[int, str, bool]:
+    """Where the verb's object stands (before a verb that comes last, after one that comes
+    first), that text, and whether the verb is no instruction (negated, a passive, a false
+    friend)."""
+    if grammar.language.verb_last:
+        start = max(0, verb.start() - _FOREIGN_WINDOW)
+        ends = [m.end() for m in _CLAUSE_END.finditer(text, start, verb.start())]
+        clause_start = ends[-1] if ends else start
+        clause = text[clause_start : verb.start()]
+        negated = grammar.negation.match(text, verb.end()) is not None
+    else:
+        clause_start = verb.end()
+        end = _CLAUSE_END.search(text, verb.end(), verb.end() + _FOREIGN_WINDOW)
+        clause = text[clause_start : end.start() if end else verb.end() + _FOREIGN_WINDOW]
+        before = _CLAUSE_END.split(text[max(0, verb.start() - 30) : verb.start()])[-1]
+        negated = grammar.negation.search(before) is not None or (
+            grammar.language.code == "de" and grammar.negation.search(clause) is not None
+        )
+    return clause_start, clause, negated or _false_friend(grammar.language, text, verb)
+
+
+def foreign_lead(text: str) -> bool:
+    """A sentence in another language that introduces a list of agents (F7): a spawn verb, an
+    agent noun, and a colon at its end ("以下の専門エージェントを並行または順次実行してレビューを収集：")."""
+    if not text.rstrip().endswith((":", "：")):
+        return False
+    for grammar in _GRAMMARS:
+        for verb in grammar.verb.finditer(text):
+            if not _foreign_clause(grammar, text, verb)[2] and (
+                grammar.agent.search(text) or grammar.subagent.search(text)
+            ):
+                return True
+    return False
+
+
+def foreign_spawns(text: str) -> list[ProseSpawn]:
+    """F6 in another language: "`x` エージェントを起動する", "派一个只读 subagent",
+    `Lanza el subagente`. The verb's clause must hold a sub-agent noun, or an agent noun and an
+    agent of a known shape; a negated verb spawns nothing."""
+    for grammar in _GRAMMARS:
+        for verb in grammar.verb.finditer(text):
+            clause_start, clause, negated = _foreign_clause(grammar, text, verb)
+            if negated:
+                continue
+            subagents = _nouns(grammar, grammar.subagent, clause)
+            ref = _adjacent_ref(clause, subagents + _nouns(grammar, grammar.agent, clause))
+            if not (subagents or ref):
+                continue
+            if ref is None:
+                return [ProseSpawn("F6", verb.start(), None, 0, None, 0)]
+            group = "name" if ref.group("name") else "mention"
+            return [
+                ProseSpawn("F6", verb.start(), ref.group(group), clause_start + ref.start(group), None, 0)
+            ]
     return []
 
 
@@ -371,7 +516,9 @@ def bullet_reference(item: str, strong_lead: bool) -> tuple[str, int] | None:
         head,
         re.IGNORECASE,
     )
-    ref = marked or plain or described
+    # Claude Code's mention of an agent: `- @agent-review-srp-reviewer による評価`
+    mention = re.match(r"@(?:agent-)?(?P<name>[a-z][\w.-]*(?::[\w.-]+)*)", head)
+    ref = marked or mention or plain or described
     if ref is None:
         return None
     name = ref.group("name")
@@ -398,9 +545,114 @@ def spawn_lead(text: str) -> str | None:
         after = text[verb.end() :]
         if re.match(r"\s+(?:whenever|when|if|after|before|once|while|unless|on)\b", after, re.IGNORECASE):
             continue  # "Invoke whenever:" lists occasions, not agents
-        agents = re.search(rf"{_AGENT_NOUN}|\bteam\b|\bpanel\b", after, re.IGNORECASE)
+        agents = re.search(rf"{_AGENT_NOUN}|\b{_GROUP_NOUN}\b", after, re.IGNORECASE)
         if word in _STRONG_VERBS and (agents or text.rstrip().endswith(":")):
             return "strong"
         if agents and re.match(rf"^\s*(?:[\w*`-]+\s+){{0,4}}?{_AGENT_NOUN}\b", after, re.IGNORECASE):
             return "weak"
-    return None
+    return "strong" if foreign_lead(text) else None
+
+
+# The examples are spawn text on purpose, and spawnlint reads its own source:
+# the F8 example names its teammates.
+# spawnlint: ignore-file[SL102]
+EXAMPLES = (
+    FormExamples(
+        "F6",
+        valid=(
+            "Launch the **security-auditor** agent.",
+            "Spawn `shop:critic`.",
+            'Launch the code-checker agent named "c1" to review.',
+            "Dispatch `codebase-recon` via the Agent tool.",
+            "Delegate the migration to the **db-migrator** agent.",
+            "Invoke the `plan-checker` agent on the draft.",
+            "Kick off the **test-runner** agent.",
+            "Have the **code-reviewer** agent check it.",
+            "Use the **docs-writer** critic for the prose.",
+            "Launch two parallel agents, one per module.",
+        ),
+        invalid=(
+            "Do not spawn the **security-auditor** agent.",
+            "Run the critical path analysis on the build.",
+            "Run the same check as the **linter** agent.",
+            "You have two agents in this repository.",
+        ),
+    ),
+    FormExamples(
+        "F7",
+        valid=(
+            "Spawn these agents in parallel:\n\n- **security-auditor**\n- **code-reviewer**\n",
+            "以下の専門エージェントを並行または順次実行してレビューを収集：\n\n"
+            "- @agent-review-srp-reviewer による評価\n- @agent-review-kiss-reviewer による評価\n",
+        ),
+        invalid=(
+            "Read these files:\n\n- **security-auditor**\n- **code-reviewer**\n",
+            "以下のエージェントは実行しない：\n\n- @agent-review-srp-reviewer\n",
+        ),
+    ),
+    FormExamples(
+        "F8",
+        valid=("Create a team and spawn 3 teammates named alpha, beta and gamma.",),
+        invalid=("Form the team of people who review the budget.",),
+    ),
+)
+
+# Another language's F6, one entry per language of vocabulary.LANGUAGES (the shapes of issue 19).
+FOREIGN_EXAMPLES = (
+    FormExamples(
+        "F6",
+        valid=(
+            "各調査項目について `mgzl:budgeted-investigator` エージェントを Agent ツールで起動する。",
+            "判定結果に応じて `@test-implementer` サブエージェントを起動して修正する。",
+            "`@implementation-plan-creator-lite` エージェントを利用する。",
+        ),
+        invalid=(
+            "サブエージェントを起動しない。",
+            "このエージェントは `lint` を実行する。",  # the agent does the running: no agent shape
+            "それ以外のサブエージェントを起動してはならない。",
+            "サブエージェントの `description` は、エージェントがいつ呼び出されるかを決める。",  # passive
+        ),
+    ),
+    FormExamples(
+        "F6",
+        valid=("`code-reviewer` 에이전트를 실행하세요.", "서브에이전트를 호출해서 테스트를 돌리세요."),
+        invalid=(
+            "서브에이전트를 호출하지 마세요.",
+            "에이전트 설정을 확인하세요.",
+            "서브에이전트를 사용했다면 더 빨랐을 것이다.",
+        ),
+    ),
+    FormExamples(
+        "F6",
+        valid=(
+            "派 `seed-prototype` agent 造一次性原型。",
+            "用户要求更干净的视角时，派一个只读 subagent 执行同一份清单。",
+            "轻调查派 sub-agent，结论直接写票。",
+        ),
+        invalid=(
+            "不要派 subagent 做这件事。",
+            "这个流派的 agent 很多。",
+            "`pro` 在内部会派生 `flash` 级 `subagent` 分担工具调用。",
+        ),
+    ),
+    FormExamples(
+        "F6",
+        valid=("Starte den `code-reviewer` Agenten.", "Beauftrage einen Subagenten mit der Suche."),
+        invalid=("Starte den Subagenten nicht.", "Starte den Server neu und prüfe den Agenten."),
+    ),
+    FormExamples(
+        "F6",
+        valid=("Lanza el subagente `code-reviewer`.", "Delega la búsqueda al agente **shop:critic**."),
+        invalid=("No lances el subagente.", "Inicia sesión con el agente de usuario."),
+    ),
+    FormExamples(
+        "F6",
+        valid=("Lancez le sous-agent **critic** sur le diff.", "Invoque l'agent `shop:critic`."),
+        invalid=("Ne lancez jamais le sous-agent.", "Lance le serveur avant l'agent de build."),
+    ),
+    FormExamples(
+        "F6",
+        valid=("Inicie o agente `shop:critic`.", "Delegue a busca a um subagente."),
+        invalid=("Não inicie o subagente.", "Inicie o servidor do agente de usuário."),
+    ),
+)

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import re
 
+from spawnlint.parse import vocabulary
+
 _NAME = re.compile(r"\bname\b", re.IGNORECASE)
-_SPAWN = re.compile(r"\b(?:agent|task|sub-?agent)s?\b|\bspawn", re.IGNORECASE)
-_FORBID = re.compile(
-    r"\b(?:never|do\s+not|don[’']?t|must\s+not|mustn[’']?t|without|omit\w*)\b", re.IGNORECASE
+_SPAWN = re.compile(
+    rf"\b{vocabulary.alternation(vocabulary.RULE_SPAWN_NOUNS)}\b|\b{vocabulary.alternation(vocabulary.RULE_SPAWN_STEMS)}",
+    re.IGNORECASE,
 )
-_MECHANISM = re.compile(r"in_process_teammate", re.IGNORECASE)
+_FORBID = re.compile(rf"\b{vocabulary.alternation(vocabulary.FORBIDDING)}\b", re.IGNORECASE)
+_MECHANISM = re.compile(vocabulary.MECHANISM, re.IGNORECASE)
 # `name` as the parameter, not the word: "a `name`", `name=`, "the name parameter"
 _NAME_PARAMETER = re.compile(
     r"`name`|\bname\s*[=:]|\bname\s+(?:param\w*|argument|arg|field|key|option)\b|[\"'“]name[\"'”]",
@@ -18,9 +21,7 @@ _NAME_PARAMETER = re.compile(
 # A rule that makes room for named teammates: "spawn subagents (not teammates) ...", "unless its
 # prompt says how to report", "in plain Agent spawns", "for the other steps"
 _EXCEPTION = re.compile(
-    r"\b(?:team(?:mate)?s?|sub-?agents?|unless|except\w*|other|plain|ordinary|regular|normal|non-team)\b"
-    r"|SendMessage",
-    re.IGNORECASE,
+    rf"\b{vocabulary.alternation(vocabulary.RULE_EXCEPTIONS)}\b|SendMessage", re.IGNORECASE
 )
 
 
@@ -70,3 +71,14 @@ def canonical_rule(kind: str, mixed: bool = False) -> str:
         f"Spawn {who} without the Agent tool's `name` parameter: a named spawn runs as an"
         f" `in_process_teammate`, whose final answer never returns to this {kind}."
     )
+
+
+# Sentences the default matcher reads as the no-name rule (VALID) or not (INVALID); the body
+# test must let each VALID one through, wherever it is written.
+VALID = (
+    "Spawn agents without the Agent tool's `name` parameter: a named spawn runs as an"
+    " `in_process_teammate`, whose final answer never returns.",
+    "Never give a subagent a `name`: it would run as an in_process_teammate.",
+    "Do not pass name to the Task tool; named tasks become in_process_teammate peers.",
+)
+INVALID = ("Give each agent a short name.", "Never rename the task file.")

@@ -14,6 +14,17 @@ HEADING_IN_TEXT = re.compile(r"^\s{0,3}(#{1,6})\s")
 
 
 @dataclass(frozen=True)
+class FormExamples:
+    """Fixit-style cases of one spawn form, kept beside its recogniser: each VALID text yields a
+    site of the form (in markdown and inside a Python string), each INVALID text none of it.
+    tests/test_form_examples.py runs them through every gate."""
+
+    form: str
+    valid: tuple[str, ...]
+    invalid: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Block:
     kind: str  # "fence", "code", "paragraph", "html"
     start: int  # 0-based index of the first line of the block's text

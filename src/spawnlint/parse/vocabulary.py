@@ -1,0 +1,321 @@
+"""Every word the spawn forms read, written once: the recognisers (prose.py, rule_sentence.py,
+counter.py, forms.py) and the cheap gates before them (prefilter.py, the Python file test) build
+their patterns from these lists, so a word taught here reaches every gate at once.
+
+A word is written in a small notation: a space stands for any white space, `'` for an optional
+apostrophe (straight or curly), a part in parentheses is optional (`team(mate)(s)`,
+`sub(-)agent`), and a final `*` lets the word go on
+(`omit*` reads `omits`, `omitted`). Words are lower-case; every pattern built from them ignores
+case."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+# Spawn verbs. A strong verb spawns by itself (`Spawn \`shop:critic\``, `Launch in parallel:`);
+# a weak one only with an agent noun near it ("Use the reviewer agent").
+STRONG_VERBS = ("spawn", "launch", "dispatch", "delegate", "invoke")
+# Strong verbs of two words: their first word alone is too common to be worth a parse.
+PHRASAL_VERBS = ("kick off", "fire off", "spin up", "fan out")
+WEAK_VERBS = (
+    "start",
+    "run",
+    "use",
+    "call",
+    "create",
+    "form",
+    "set up",
+    "assemble",
+    "deploy",
+    "send",
+    "bring in",
+    "have",
+    "get",
+)
+# "Have a subagent do X" spawns; "you have two agents" does not: these count only as imperatives.
+IMPERATIVE_ONLY = ("have", "get")
+# The verbs that create an agent team ("Create a team", "Use TeamCreate").
+TEAM_VERBS = ("create", "form", "set up", "spin up", "start", "assemble", "use", "spawn")
+# The verbs of a sentence that introduces the Agent/Task tool's parameters (F4, F5); each may go
+# on (`spawning`, `invokes`).
+TOOL_SENTENCE_VERBS = tuple(
+    f"{verb}*"
+    for verb in ("spawn", "launch", "dispatch", "start", "invoke", "delegate", "create", "run", "call", "use")
+)
+
+# Agent nouns (each also read in the plural). The core ones name an agent in any sentence
+# ("two parallel agents"); the role nouns only as the object of a spawn verb.
+CORE_AGENT_NOUNS = ("sub(-)agent", "agent", "teammate")
+ROLE_NOUNS = ("worker", "reviewer", "critic", "helper")
+AGENT_NOUNS = (*CORE_AGENT_NOUNS, *ROLE_NOUNS)
+# The nouns that tell a sentence naming the Agent/Task tool is about spawning one.
+TOOL_SENTENCE_NOUNS = (*CORE_AGENT_NOUNS, "worker")
+# The nouns that say the agent is spawned ("dispatch them as sub-agents"), not just any agent.
+SPAWNED_NOUNS = ("sub(-)agent", "teammate")
+TEAM_NOUN = "team"
+# What a strong verb may spawn besides an agent: a team or a panel of agents.
+GROUP_NOUNS = (TEAM_NOUN, "panel")
+# The spawn tools, as prose names them (`the Task tool`).
+SPAWN_TOOL_WORDS = ("agent", "task")
+
+# Words that negate the spawn verb after them ("do not spawn", "instead of launching").
+NEGATIONS = (
+    "never",
+    "do not",
+    "don't",
+    "must not",
+    "mustn't",
+    "should not",
+    "shouldn't",
+    "cannot",
+    "can't",
+    "no need to",
+    "instead of",
+    "avoid",
+    "without",
+)
+# Words that forbid the `name` parameter in a no-name rule sentence.
+FORBIDDING = ("never", "do not", "don't", "must not", "mustn't", "without", "omit*")
+# ... and, beside a parameter of a spawn, that forbid it ("no `name`").
+FORBIDDING_A_PARAMETER = (*FORBIDDING, "no")
+
+# The no-name rule sentence (SPEC §5): it names agents, tasks or spawning ...
+RULE_SPAWN_NOUNS = ("agent(s)", "task(s)", "sub(-)agent(s)")
+RULE_SPAWN_STEMS = ("spawn*",)
+# ... and the mechanism, to be complete.
+MECHANISM = "in_process_teammate"
+# A rule that makes room for named teammates ("spawn subagents (not teammates) ...").
+RULE_EXCEPTIONS = (
+    "team(mate)(s)",
+    "sub(-)agent(s)",
+    "unless",
+    "except*",
+    "other",
+    "plain",
+    "ordinary",
+    "regular",
+    "normal",
+    "non-team",
+)
+
+# Counter-examples: the labels of a heading, lead line or comment that shows a spawn as wrong.
+COUNTER_EMOJI = ("❌", "✗", "✘", "🚫", "⛔", "👎")
+COUNTER_LABELS = (
+    "wrong",
+    "bad",
+    "incorrect",
+    "broken",
+    "anti(-)pattern(s)",
+    "avoid",
+    "don't",
+    "do not",
+    "never",
+)
+# Labels that also lead the right way ("Never do X; do Y"): they mark only named spawns.
+WEAK_COUNTER_LABELS = ("avoid", "don't", "do not", "never")
+# Labels that mark a spawn wherever they stand, when a colon, bracket or dash follows them.
+COUNTER_VERDICTS = ("wrong", "bad", "incorrect")
+# Labels that mark a spawn wherever they stand as words.
+COUNTER_ANYWHERE = ("anti(-)pattern(s)", "wrong", "incorrect")
+# The words of a trailing comment that marks its line (`Task(...)  # wrong`).
+COUNTER_COMMENT_WORDS = ("wrong", "bad", "incorrect", "don't", "never")
+
+
+def pattern(word: str) -> str:
+    """The regular expression (without boundaries) of one word of the notation above."""
+    out: list[str] = []
+    i = 0
+    while i < len(word):
+        c = word[i]
+        if c == "(":
+            close = word.index(")", i)
+            out.append(f"(?:{pattern(word[i + 1 : close])})?")
+            i = close + 1
+            continue
+        if c == " ":
+            out.append(r"\s+")
+        elif c == "'":
+            out.append("[’']?")
+        elif c == "*" and i == len(word) - 1:
+            out.append(r"\w*")
+        else:
+            out.append(re.escape(c))
+        i += 1
+    return "".join(out)
+
+
+def alternation(words: Iterable[str], plural: bool = False) -> str:
+    """`(?:a|b|c)` of the words, each in the plural too when `plural`."""
+    tail = "s?" if plural else ""
+    return "(?:" + "|".join(pattern(w) + tail for w in words) + ")"
+
+
+def probe(word: str) -> str:
+    """A literal that every text the word's pattern matches holds once lower-cased: its longest
+    fixed piece (`do not` -> `not`, `sub(-)agent` -> `agent`). The cheap gates search these with
+    `str.find`, which costs a tenth of the pattern."""
+    fixed = re.sub(r"\([^)]*\)", " ", word).rstrip("*")
+    pieces = [p for p in re.split(r"[ ']", fixed) if p]
+    return max(pieces, key=len)
+
+
+def probes(words: Iterable[str]) -> tuple[str, ...]:
+    """The probes of the words, without one that holds another (`team` finds `teammate`)."""
+    found: list[str] = []
+    for word in words:
+        literal = probe(word)
+        if literal not in found:
+            found.append(literal)
+    return tuple(p for p in found if not any(q != p and q in p for q in found))
+
+
+def first_words(words: Iterable[str]) -> frozenset[str]:
+    """The first word of each (`kick off` -> `kick`): what a matched verb is known by."""
+    return frozenset(w.split()[0].rstrip("*") for w in words)
+
+
+@dataclass(frozen=True)
+class Language:
+    """The spawn words of one other language (issue 19). A sentence spawns when a verb governs a
+    sub-agent noun, or an agent noun beside an agent of a known shape (`` `x` ``, **x**, `@x`,
+    `plugin:name`): a bare "agent" and a verb are not enough."""
+
+    code: str
+    verbs: tuple[str, ...]
+    subagent_nouns: tuple[str, ...]  # a spawned agent by itself ("サブエージェント", "subagente")
+    agent_nouns: tuple[str, ...]  # an agent, spawned only when named beside it
+    # words that make the verb no instruction (negations, a passive, "will" of a description):
+    # before the verb, or right after it where `verb_last`
+    negations: tuple[str, ...]
+    verb_last: bool = False  # Japanese and Korean put the verb after its object ...
+    object_particles: tuple[str, ...] = ()  # ... marked by a particle ("エージェントを", not "は")
+    # a particle that marks the object only right before the verb ("サブエージェントの起動時")
+    near_particles: tuple[str, ...] = ()
+    # words that hold a verb without being it ("派生" derives, "流派" is a school)
+    false_friends: tuple[str, ...] = ()
+    spaced: bool = True  # words stand between spaces (CJK: no word boundaries)
+
+
+LANGUAGES = (
+    Language(
+        "ja",
+        verbs=("起動", "利用", "実行", "呼び出", "委任", "委譲", "派遣"),
+        subagent_nouns=("サブエージェント",),
+        agent_nouns=("エージェント", "チームメイト"),
+        negations=(
+            "しない",
+            "せず",
+            "しません",
+            "させない",
+            "してはならない",
+            "してはいけない",
+            "される",
+            "され",
+            "禁止",
+            "不要",
+        ),
+        verb_last=True,
+        object_particles=("を", "に"),
+        near_particles=("の",),
+        spaced=False,
+    ),
+    Language(
+        "ko",
+        verbs=("실행", "호출", "시작", "생성", "위임", "사용"),
+        subagent_nouns=("서브에이전트", "하위 에이전트"),
+        agent_nouns=("에이전트", "팀원"),
+        negations=("하지 않", "하지 마", "하지마", "금지", "않", "했다면"),
+        verb_last=True,
+        object_particles=("를", "을", "에게", "한테"),
+        near_particles=("의",),
+        spaced=False,
+    ),
+    Language(
+        "zh",
+        verbs=("派发", "派出", "派", "启动", "调用", "委派", "委托", "召唤"),
+        subagent_nouns=("子代理", "子智能体"),
+        agent_nouns=("智能体", "代理"),
+        negations=("不要", "不必", "无需", "禁止", "不", "别", "勿", "会"),
+        spaced=False,
+        false_friends=("派生", "流派", "党派", "派对", "气派"),
+    ),
+    Language(
+        "de",
+        verbs=(
+            "starte",
+            "starten",
+            "startet",
+            "beauftrage",
+            "beauftragen",
+            "delegiere",
+            "delegieren",
+            "rufe",
+            "aufrufen",
+            "verwende",
+            "verwenden",
+            "nutze",
+            "nutzen",
+            "spawne",
+            "spawnen",
+        ),
+        subagent_nouns=("subagent(en)", "sub-agent(en)", "unteragent(en)"),
+        agent_nouns=("agent(en)", "teammitglied(er)"),
+        negations=("nicht", "nie", "niemals", "kein*"),
+    ),
+    Language(
+        "es",
+        verbs=(
+            "lanza",
+            "lanzar",
+            "inicia",
+            "iniciar",
+            "invoca",
+            "invocar",
+            "delega",
+            "delegar",
+            "ejecuta",
+            "ejecutar",
+        ),
+        subagent_nouns=("subagente(s)", "sub-agente(s)"),
+        agent_nouns=("agente(s)",),
+        negations=("no", "nunca", "jamás"),
+    ),
+    Language(
+        "fr",
+        verbs=(
+            "lance",
+            "lancez",
+            "lancer",
+            "démarre",
+            "démarrez",
+            "invoque",
+            "invoquez",
+            "délègue",
+            "déléguez",
+            "exécutez",
+        ),
+        subagent_nouns=("sous-agent(s)",),
+        agent_nouns=("agent(s)",),
+        negations=("ne", "n'", "jamais"),
+    ),
+    Language(
+        "pt",
+        verbs=(
+            "inicie",
+            "iniciar",
+            "lance",
+            "lançar",
+            "invoque",
+            "invocar",
+            "delegue",
+            "delegar",
+            "executar",
+            "acione",
+        ),
+        subagent_nouns=("subagente(s)", "sub-agente(s)"),
+        agent_nouns=("agente(s)",),
+        negations=("não", "nunca", "jamais"),
+    ),
+)

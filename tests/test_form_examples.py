@@ -1,0 +1,217 @@
+"""Every spawn form's VALID and INVALID examples (kept beside its recogniser) through every gate:
+in markdown and inside Python strings (plain, triple-quoted, f-string, concatenated), with each
+capitalisation of the first word. No cheap test may hide its own form's VALID examples, and a word
+taught to the vocabulary reaches every gate."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import textwrap
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from spawnlint.config import load_settings
+from spawnlint.engine import lint
+from spawnlint.model import FileKind
+from spawnlint.parse import (
+    FORK_EXAMPLES,
+    forms,
+    parse_text,
+    prose,
+    python_could_spawn,
+    rule_sentence,
+    vocabulary,
+)
+from spawnlint.parse.prefilter import could_yield, has_spawn_word
+from spawnlint.parse.text import FormExamples
+
+try:  # the Python reader's own cue test; it moves with the ast reader
+    from spawnlint.parse.python_outline import may_be_scanned
+except ImportError:  # pragma: no cover - after the ast reader lands
+    from spawnlint.parse.python.read import may_be_scanned  # type: ignore[import-not-found,no-redef]
+
+EXAMPLES = (*forms.EXAMPLES, *prose.EXAMPLES, *prose.FOREIGN_EXAMPLES)
+# A string the Python reader's cue test (STRING_CUES) turns away never reaches the markdown
+# recognisers: that test is still a hand-kept word list of the Python reader, not built from the
+# vocabulary. Such misses are reported as expected failures until it is; any other miss fails.
+_PYTHON_CUES_LAG = "the Python reader's STRING_CUES is not yet built from parse/vocabulary.py"
+CALLABLES = ("Agent", "Task")
+_TOOL_NAMES = frozenset({"Agent", "Task"})
+
+
+def test_every_form_but_python_has_examples() -> None:
+    """F10 is the Python reading of the others: each example below is run inside Python strings."""
+    forms_with_examples = {e.form for e in (*EXAMPLES, FORK_EXAMPLES)}
+    assert len(prose.FOREIGN_EXAMPLES) == len(vocabulary.LANGUAGES)  # one entry per language
+    assert forms_with_examples == {f"F{n}" for n in range(1, 10)}
+    assert all(e.valid and e.invalid for e in (*EXAMPLES, FORK_EXAMPLES))
+
+
+def capitalisations(text: str) -> dict[str, str]:
+    """The text with its first word as written, lower-case, capitalised and upper-case (a tool
+    name, `Task:`, keeps its case: `task(` is no call)."""
+    m = re.match(r"[A-Za-z]+", text)
+    if m is None or m.group(0) in _TOOL_NAMES:
+        return {"as-written": text}
+    word, rest = m.group(0), text[m.end() :]
+    return {
+        "as-written": text,
+        "lower": word.lower() + rest,
+        "capitalised": word.capitalize() + rest,
+        "upper": word.upper() + rest,
+    }
+
+
+def _triple_quoted_body(text: str) -> str:
+    body = text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+    return body[:-1] + '\\"' if body.endswith('"') else body
+
+
+def _split_point(text: str) -> int:
+    """Where to cut the text in two literals: the space (or the place between two CJK characters)
+    nearest its middle; never inside a word, which no test on the source could read whole."""
+    cuts = [
+        i
+        for i in range(1, len(text))
+        if text[i - 1].isspace() or (not text[i - 1].isascii() and not text[i].isascii())
+    ]
+    return min(cuts, key=lambda i: abs(i - len(text) // 2)) if cuts else len(text) // 2
+
+
+def python_sources(text: str) -> dict[str, str]:
+    """A module that hands the text to a model, in each way Python writes a string."""
+    middle = _split_point(text)
+    fstring = _triple_quoted_body(text).replace("{", "{{").replace("}", "}}")
+    return {
+        "plain": f"PROMPT = {text!r}\n",
+        "triple": f'PROMPT = """{_triple_quoted_body(text)}"""\n',
+        "fstring": f'topic = "x"\nPROMPT = f"""{fstring}\n\nTopic: {{topic}}\n"""\n',
+        "concatenated": f"PROMPT = (\n    {text[:middle]!r}\n    {text[middle:]!r}\n)\n",
+    }
+
+
+def _write_project(root: Path, examples: FormExamples) -> dict[str, tuple[bool, str, str]]:
+    """Every example in every shape, one file each: path -> (valid, form, text)."""
+    expected: dict[str, tuple[bool, str, str]] = {}
+    for valid, texts in ((True, examples.valid), (False, examples.invalid)):
+        for i, text in enumerate(texts):
+            for cap, variant in capitalisations(text).items():
+                stem = f"{'valid' if valid else 'invalid'}{i}_{cap}"
+                md = root / "commands" / f"{stem}.md"
+                md.parent.mkdir(parents=True, exist_ok=True)
+                md.write_text(variant, encoding="utf-8")
+                expected[f"commands/{stem}.md"] = (valid, examples.form, variant)
+                for shape, source in python_sources(variant).items():
+                    py = root / "hooks" / f"{stem}_{shape}.py"
+                    py.parent.mkdir(parents=True, exist_ok=True)
+                    py.write_text(source, encoding="utf-8")
+                    expected[f"hooks/{stem}_{shape}.py"] = (valid, examples.form, variant)
+    return expected
+
+
+_LANGUAGE_IDS = [f"F6-{language.code}" for language in vocabulary.LANGUAGES]
+_IDS = [e.form for e in (*forms.EXAMPLES, *prose.EXAMPLES)] + _LANGUAGE_IDS
+
+
+@pytest.mark.parametrize("examples", EXAMPLES, ids=_IDS)
+def test_each_form_is_found_through_every_gate(examples: FormExamples, tmp_path: Path) -> None:
+    for text in examples.valid:
+        for variant in capitalisations(text).values():
+            assert could_yield(variant), variant  # the markdown body test
+            for source in python_sources(variant).values():
+                assert python_could_spawn(source, CALLABLES), source  # the Python file test
+    expected = _write_project(tmp_path, examples)
+    result = lint(tmp_path, load_settings(tmp_path), use_cache=False)
+    forms_by_path: dict[str, set[str]] = defaultdict(set)
+    for spawn in result.project.spawns:
+        forms_by_path[spawn.site.path].add(spawn.site.form)
+    python_form = {examples.form, "F10"}  # a string's spawn keeps its markdown form
+    missed = [p for p, (valid, _, _) in expected.items() if valid and not forms_by_path[p] & python_form]
+    wrong = [p for p, (valid, form, _) in expected.items() if not valid and form in forms_by_path[p]]
+    lagging = [p for p in missed if p.endswith(".py") and not may_be_scanned(expected[p][2])]
+    assert ([p for p in missed if p not in lagging], wrong) == ([], [])
+    if lagging:
+        pytest.xfail(f"{_PYTHON_CUES_LAG}: {len(lagging)} Python strings, e.g. {expected[lagging[0]][2]!r}")
+
+
+@pytest.mark.parametrize("text", FORK_EXAMPLES.valid)
+def test_the_fork_form_is_read_from_a_skill_frontmatter(text: str) -> None:
+    parsed = parse_text("skills/review/SKILL.md", text, FileKind.SKILL, all_sentences=False)
+    assert [s.form for s in parsed.sites] == ["F9"]
+
+
+@pytest.mark.parametrize("text", FORK_EXAMPLES.invalid)
+def test_a_skill_that_does_not_fork_has_no_fork_site(text: str) -> None:
+    assert parse_text("skills/review/SKILL.md", text, FileKind.SKILL, all_sentences=False).sites == ()
+
+
+def _rule_sentences(text: str) -> list[str]:
+    parsed = parse_text("commands/x.md", text, FileKind.COMMAND, all_sentences=False)
+    return [s.text for s in parsed.sentences if rule_sentence.is_rule_sentence(s.text)]
+
+
+@pytest.mark.parametrize("text", rule_sentence.VALID)
+def test_the_body_test_lets_every_rule_sentence_through(text: str) -> None:
+    for variant in capitalisations(text).values():
+        assert could_yield(variant)
+        assert _rule_sentences(variant) != []
+
+
+@pytest.mark.parametrize("text", rule_sentence.INVALID)
+def test_sentences_that_are_not_the_rule(text: str) -> None:
+    assert _rule_sentences(text) == []
+
+
+_NEW_WORD = """
+import importlib.util, json, sys
+from pathlib import Path
+
+# the vocabulary module first, taught a word, then everything that builds its patterns from it
+spec = importlib.util.find_spec("spawnlint")
+path = Path(spec.origin).parent / "parse" / "vocabulary.py"
+vspec = importlib.util.spec_from_file_location("spawnlint.parse.vocabulary", path)
+vocabulary = importlib.util.module_from_spec(vspec)
+sys.modules["spawnlint.parse.vocabulary"] = vocabulary
+vspec.loader.exec_module(vocabulary)
+vocabulary.STRONG_VERBS = (*vocabulary.STRONG_VERBS, "summon")
+
+from spawnlint.config import load_settings
+from spawnlint.engine import lint
+
+root = Path(sys.argv[1])
+result = lint(root, load_settings(root), use_cache=False)
+print(json.dumps(sorted([s.site.path, s.site.form, s.site.line] for s in result.project.spawns)))
+"""
+
+
+@pytest.mark.parametrize("word, found", [("summon", True), ("conjure", False)])
+def test_a_word_taught_to_the_vocabulary_reaches_every_gate(word: str, found: bool, tmp_path: Path) -> None:
+    """ "Summon" is no spawn verb; taught as a strong verb (one edit, in vocabulary.py), a
+    sentence with it is a spawn site in markdown and in a Python string alike. A word that was
+    not taught stays unread."""
+    sentence = f"{word.capitalize()} `shop:scout` to map the code."
+    (tmp_path / "commands").mkdir()
+    (tmp_path / "commands" / "review.md").write_text(f"# Review\n\n{sentence}\n", encoding="utf-8")
+    (tmp_path / "hooks").mkdir()
+    (tmp_path / "hooks" / "inject.py").write_text(f"PROMPT = {sentence!r}\n", encoding="utf-8")
+    assert not has_spawn_word(sentence)  # without the new word, the word test hides the sentence
+    run = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(_NEW_WORD), str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    spawns = json.loads(run.stdout)
+    if not found:
+        assert spawns == []
+        return
+    assert ["commands/review.md", "F6", 3] in spawns
+    if ["hooks/inject.py", "F6", 1] not in spawns and not may_be_scanned(sentence):
+        pytest.xfail(_PYTHON_CUES_LAG)
+    assert spawns == [["commands/review.md", "F6", 3], ["hooks/inject.py", "F6", 1]]
