@@ -85,3 +85,23 @@ def test_an_override_of_a_path_the_project_does_not_hold_is_ignored(tmp_path: Pa
     root = _plugin(tmp_path / "p")
     result = engine.lint(root, Settings(), overrides={"notes/elsewhere.txt": b"Agent(name: x)"})
     assert _codes(result) == _codes(engine.lint(root, Settings()))
+
+
+def test_an_unsaved_manifest_is_read_from_its_buffer(tmp_path: Path) -> None:
+    """The plugin.json the editor holds decides the plugin, as on disk: a broken one is SL004 at
+    once, a renamed plugin no longer owns `shop:critic`."""
+    root = _plugin(tmp_path)
+    broken = engine.lint(
+        root, Settings(), use_cache=False, overrides={".claude-plugin/plugin.json": b'{"name": "shop",}'}
+    )
+    assert (".claude-plugin/plugin.json", "SL004") in _codes(broken)
+    assert ("commands/review.md", "SL101") in _codes(broken)  # the name a broken file spells
+    renamed = engine.lint(
+        root, Settings(), use_cache=True, overrides={".claude-plugin/plugin.json": b'{"name": "mall"}'}
+    )
+    assert ("commands/review.md", "SL101") not in _codes(renamed)
+    assert ("commands/review.md", "SL301") in _codes(renamed)
+    again = engine.lint(root, Settings(), use_cache=True)  # the disk's manifest, not the buffer's
+    assert ("commands/review.md", "SL101") in _codes(again) and ("commands/review.md", "SL301") not in _codes(
+        again
+    )

@@ -210,7 +210,12 @@ _SPAWN_WORDS = spellings(
         *(
             word
             for language in vocabulary.LANGUAGES
-            for word in (*language.verbs, *language.subagent_nouns, *language.agent_nouns, *language.negations)
+            for word in (
+                *language.verbs,
+                *language.subagent_nouns,
+                *language.agent_nouns,
+                *language.negations,
+            )
         ),
     )
 )

@@ -142,12 +142,18 @@ _CONFIG_FILES = (".spawnlint.toml", "pyproject.toml")
 
 
 def load_settings(
-    root: Path, start: Path | None = None, explicit: Path | None = None, known_codes: tuple[str, ...] = ()
+    root: Path,
+    start: Path | None = None,
+    explicit: Path | None = None,
+    known_codes: tuple[str, ...] = (),
+    unsaved: Mapping[Path, str] | None = None,
 ) -> Settings:
     """The settings of the nearest configuration file, looking from `start` up to `root`: in one
     folder `.spawnlint.toml` wins over `pyproject.toml`, and a pyproject.toml without a
-    `[tool.spawnlint]` table does not count. `explicit` (--config) overrides the search."""
-    found = _read(explicit, explicit=True) if explicit else _nearest(root, start or root)
+    `[tool.spawnlint]` table does not count. `explicit` (--config) overrides the search.
+    `unsaved` gives the text of configuration files an editor holds (by absolute path)."""
+    texts = unsaved or {}
+    found = _read(explicit, True, texts) if explicit else _nearest(root, start or root, texts)
     if found is None:
         return Settings()
     path, table = found
@@ -157,7 +163,7 @@ def load_settings(
         raise ConfigError(f"{path}: invalid configuration: {exc}") from exc
 
 
-def _nearest(root: Path, start: Path) -> tuple[Path, dict[str, Any]] | None:
+def _nearest(root: Path, start: Path, texts: Mapping[Path, str]) -> tuple[Path, dict[str, Any]] | None:
     root = root.resolve()
     folder = start.resolve()
     if folder != root and root not in folder.parents:
@@ -166,7 +172,7 @@ def _nearest(root: Path, start: Path) -> tuple[Path, dict[str, Any]] | None:
         for name in _CONFIG_FILES:
             if not _inside(folder / name, root):
                 continue  # a symlink out of the project is not the project's configuration
-            found = _read(folder / name)
+            found = _read(folder / name, False, texts)
             if found is not None:
                 return found
         if folder == root or folder.parent == folder:
@@ -179,8 +185,11 @@ def _inside(path: Path, root: Path) -> bool:
     return real == root or root in real.parents
 
 
-def _read(path: Path, explicit: bool = False) -> tuple[Path, dict[str, Any]] | None:
-    if not path.is_file():
+def _read(
+    path: Path, explicit: bool = False, texts: Mapping[Path, str] | None = None
+) -> tuple[Path, dict[str, Any]] | None:
+    text = (texts or {}).get(path)
+    if text is None and not path.is_file():
         if explicit:
             raise ConfigError(f"{path}: no such configuration file")
         return None
@@ -189,7 +198,7 @@ def _read(path: Path, explicit: bool = False) -> tuple[Path, dict[str, Any]] | N
     else:  # pragma: no cover - Python 3.10
         import tomli as tomllib
     try:
-        data = tomllib.loads(path.read_text("utf-8-sig"))
+        data = tomllib.loads(path.read_text("utf-8-sig") if text is None else text)
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read configuration: {exc}") from exc
     tool = data.get("tool", {})

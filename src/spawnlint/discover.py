@@ -93,12 +93,19 @@ def list_files(root: Path) -> Listing:
     return Listing(tuple(paths), tuple(problems), tuple(identities))
 
 
-def discover(root: Path, exclude: tuple[str, ...] = (), listing: Listing | None = None) -> Discovery:
+def discover(
+    root: Path,
+    exclude: tuple[str, ...] = (),
+    listing: Listing | None = None,
+    manifests: Mapping[str, bytes] | None = None,
+) -> Discovery:
+    """The project's plugins and files. `manifests` gives the bytes of manifests an editor holds
+    unsaved (path -> bytes), read in place of the disk's."""
     listing = listing or list_files(root)
     is_excluded = exclusion(exclude)
     problems = [p for p in listing.problems if not is_excluded(p.finding.path)]
     paths = [p for p in listing.paths if not is_excluded(p)]
-    plugins = _plugins(root, paths, problems)
+    plugins = _plugins(_Manifests(root, manifests or {}), paths, problems)
     claims = _claims(plugins)
     skill_dirs = _skill_dirs(paths, plugins, claims)
     by_root: dict[str, Plugin] = {}
@@ -495,7 +502,7 @@ def _unit_of(path: str, kind: FileKind, skill_dirs: Collection[str]) -> str | No
     return None
 
 
-def _plugins(root: Path, paths: list[str], problems: list[Problem]) -> list[Plugin]:
+def _plugins(root: _Manifests, paths: list[str], problems: list[Problem]) -> list[Plugin]:
     found: dict[str, str | None] = {}
     components: dict[str, list[tuple[str, str]]] = defaultdict(list)
     sharing: list[Plugin] = []
@@ -539,7 +546,7 @@ class _Manifest:
     name: str | None  # its string `name`, read leniently from invalid JSON too
 
 
-def _read_checked(root: Path, path: str, problems: list[Problem]) -> _Manifest:
+def _read_checked(root: _Manifests, path: str, problems: list[Problem]) -> _Manifest:
     """A plugin.json read once; what makes Claude Code refuse it is an SL004 problem."""
     data, why = _parse_manifest(root, path)
     if why is not None:
@@ -587,7 +594,7 @@ def _json_type(value: Any) -> str:
     return names.get(type(value), type(value).__name__)
 
 
-def _parse_manifest(root: Path, path: str) -> tuple[Any, tuple[str, int] | None]:
+def _parse_manifest(root: _Manifests, path: str) -> tuple[Any, tuple[str, int] | None]:
     """The manifest's JSON, or (why it cannot be read, the line to point at)."""
     data = _read_manifest(root, path)
     if data is None:
@@ -616,7 +623,7 @@ def _invalid(path: str, line: int, why: str) -> Problem:
 _NAME_FIELD = re.compile(r'"name"\s*:\s*"([^"\\]+)"')
 
 
-def _lenient_name(root: Path, path: str) -> str | None:
+def _lenient_name(root: _Manifests, path: str) -> str | None:
     """The first `"name": "..."` of a manifest that is not valid JSON: what its author meant."""
     data = _read_manifest(root, path)
     found = _NAME_FIELD.search(data.decode("utf-8", "replace")) if data else None
@@ -624,7 +631,7 @@ def _lenient_name(root: Path, path: str) -> str | None:
 
 
 def _components(
-    root: Path, path: str, plugin_root: str, data: Any, problems: list[Problem]
+    root: _Manifests, path: str, plugin_root: str, data: Any, problems: list[Problem]
 ) -> list[tuple[str, str]]:
     """The (kind, project-relative path) pairs a manifest or entry names as agents, commands or
     skills; a path out of the project is refused and said."""
@@ -666,10 +673,28 @@ def _has_plugin_dirs(plugin_root: str, folders: set[str]) -> bool:
     return any(prefix + d in folders for d in ("commands", "agents", "skills"))
 
 
-def _read_manifest(root: Path, path: str) -> bytes | None:
+MANIFESTS = ("plugin.json", "marketplace.json")  # the files whose bytes decide the plugins
+
+
+@dataclass(frozen=True)
+class _Manifests:
+    """Where manifests are read: the project's folder, less what an editor holds unsaved."""
+
+    root: Path
+    unsaved: Mapping[str, bytes]
+
+    @property
+    def name(self) -> str:
+        return self.root.name
+
+
+def _read_manifest(root: _Manifests, path: str) -> bytes | None:
     """A manifest's bytes; None for anything but a regular file of sane size (a FIFO named
     plugin.json would block the open forever)."""
-    full = os.path.join(root, path)  # not pathlib: a Path a manifest cost 20 ms in 2,500
+    if path in root.unsaved:
+        data = root.unsaved[path]
+        return data if len(data) <= _MANIFEST_BYTES else None
+    full = os.path.join(root.root, path)  # not pathlib: a Path a manifest cost 20 ms in 2,500
     try:
         if not stat.S_ISREG(os.stat(full).st_mode):
             return None
@@ -690,7 +715,7 @@ _MANIFEST_PATH_KEYS = ("commands", "agents", "skills", "hooks", "outputStyles", 
 
 
 def _refuse_outside_paths(
-    root: Path, path: str, plugin_root: str, data: Any, problems: list[Problem]
+    root: _Manifests, path: str, plugin_root: str, data: Any, problems: list[Problem]
 ) -> None:
     """spawnlint reads no path a manifest (`data`, read from `path`) names, but one that leaves
     the project is said."""
@@ -710,7 +735,7 @@ def _outside(base: str, relative: str) -> bool:
 
 
 def _marketplace_plugins(
-    root: Path, path: str, problems: list[Problem]
+    root: _Manifests, path: str, problems: list[Problem]
 ) -> list[tuple[str, str | None, list[tuple[str, str]]]]:
     """(plugin root, name, component paths) of each local plugin a marketplace lists."""
     data, why = _parse_manifest(root, path)
@@ -755,7 +780,7 @@ def _marketplace_plugins(
     return found
 
 
-def _entry_is_valid(root: Path, path: str, entry: Any, problems: list[Problem]) -> bool:
+def _entry_is_valid(root: _Manifests, path: str, entry: Any, problems: list[Problem]) -> bool:
     """A marketplace entry Claude Code can install: an object with a string name, a source (a path
     or an object), and component paths of the right type. Each problem is said at the entry's
     name (where it has one) or at the first line of the wrong key."""
@@ -778,7 +803,7 @@ def _entry_is_valid(root: Path, path: str, entry: Any, problems: list[Problem]) 
     return not wrong
 
 
-def _line_of(root: Path, path: str, needle: str) -> int:
+def _line_of(root: _Manifests, path: str, needle: str) -> int:
     data = _read_manifest(root, path)
     if data is None:
         return 1

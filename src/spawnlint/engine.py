@@ -11,7 +11,7 @@ from pathlib import Path
 
 from spawnlint.cache import ParseCache, discovered
 from spawnlint.config import Settings
-from spawnlint.discover import Discovery, Listing, SourceFile, list_files
+from spawnlint.discover import MANIFESTS, Discovery, Listing, SourceFile, discover, list_files
 from spawnlint.focus import Wanted, files_needed
 from spawnlint.model import Diagnostic, FileKind, ParsedFile, Project
 from spawnlint.parse import file as parse_file
@@ -37,7 +37,11 @@ def lint(
     (and only the part of the project that can yield them: see focus.py); with `overrides`, the
     files it names are read from it, not from the disk (see parse_overridden)."""
     listing = listing or list_files(root)
-    discovery = discovered(root, settings.exclude, listing, use_cache)
+    unsaved = {p: b for p, b in (overrides or {}).items() if p.endswith(MANIFESTS)}
+    if unsaved:  # an editor's manifest: discovered from its bytes, never remembered
+        discovery = discover(root, settings.exclude, listing, manifests=unsaved)
+    else:
+        discovery = discovered(root, settings.exclude, listing, use_cache)
     needed = files_needed(discovery, focus) if focus is not None else None
     present = frozenset(listing.paths) if needed is not None else ()
     cache = ParseCache.open(root, settings, only=needed, present=present) if use_cache else None

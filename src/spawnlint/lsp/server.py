@@ -202,6 +202,10 @@ def build_server() -> SpawnlintServer:
             return
         state, rel = found
         state.buffers[rel] = ls.workspace.get_text_document(params.text_document.uri).source
+        if rel in CONFIG_FILES:  # the configuration as the editor holds it
+            state.reload_settings()
+            ls.lint_later(state, (rel,))
+            return
         ls.lint_later(state, (rel,), typing=True)
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
@@ -221,6 +225,8 @@ def build_server() -> SpawnlintServer:
             return
         state, rel = found
         if state.buffers.pop(rel, None) is not None:
+            if rel in CONFIG_FILES:
+                state.reload_settings()
             ls.lint_later(state)  # the file as the disk holds it again
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)

@@ -37,15 +37,16 @@ class ProjectState:
     def reload_settings(self) -> None:
         """Read the configuration again (it changed on disk); a configuration that cannot be used
         is kept as config_error, and linting waits until it is fixed."""
+        unsaved = {self.root / n: self.buffers[n] for n in CONFIG_FILES if n in self.buffers}
         try:
-            self.settings = load_settings(self.root, self.root, None, CODES)
+            self.settings = load_settings(self.root, self.root, None, CODES, unsaved)
             self.config_error = None
         except ConfigError as exc:
             self.config_error = (self._config_file(), str(exc))
 
     def _config_file(self) -> str:
         for name in CONFIG_FILES:
-            if (self.root / name).is_file():
+            if name in self.buffers or (self.root / name).is_file():
                 return name
         return CONFIG_FILES[-1]
 
