@@ -64,7 +64,7 @@ def test_workers_exit_when_the_run_is_killed(tmp_path: Path) -> None:
         "from spawnlint import parallel\n"
         "parallel.cores = lambda: 2\n"
         "def work(n):\n"
-        "    print(os.getpid(), flush=True)\n"
+        "    os.write(1, f'{os.getpid()}\\n'.encode())  # one write: two workers' lines never mix\n"
         "    time.sleep(60)\n"
         "    return n\n"
         "started = parallel.Started(work, list(range(4)), min_items=1)\n"
