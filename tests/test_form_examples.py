@@ -28,18 +28,10 @@ from spawnlint.parse import (
     vocabulary,
 )
 from spawnlint.parse.prefilter import could_yield, has_spawn_word
+from spawnlint.parse.python.read import may_be_scanned
 from spawnlint.parse.text import FormExamples
 
-try:  # the Python reader's own cue test; it moves with the ast reader
-    from spawnlint.parse.python_outline import may_be_scanned
-except ImportError:  # pragma: no cover - after the ast reader lands
-    from spawnlint.parse.python.read import may_be_scanned  # type: ignore[import-not-found,no-redef]
-
 EXAMPLES = (*forms.EXAMPLES, *prose.EXAMPLES, *prose.FOREIGN_EXAMPLES)
-# A string the Python reader's cue test (STRING_CUES) turns away never reaches the markdown
-# recognisers: that test is still a hand-kept word list of the Python reader, not built from the
-# vocabulary. Such misses are reported as expected failures until it is; any other miss fails.
-_PYTHON_CUES_LAG = "the Python reader's STRING_CUES is not yet built from parse/vocabulary.py"
 CALLABLES = ("Agent", "Task")
 _TOOL_NAMES = frozenset({"Agent", "Task"})
 
@@ -133,10 +125,11 @@ def test_each_form_is_found_through_every_gate(examples: FormExamples, tmp_path:
     python_form = {examples.form, "F10"}  # a string's spawn keeps its markdown form
     missed = [p for p, (valid, _, _) in expected.items() if valid and not forms_by_path[p] & python_form]
     wrong = [p for p, (valid, form, _) in expected.items() if not valid and form in forms_by_path[p]]
-    lagging = [p for p in missed if p.endswith(".py") and not may_be_scanned(expected[p][2])]
-    assert ([p for p in missed if p not in lagging], wrong) == ([], [])
-    if lagging:
-        pytest.xfail(f"{_PYTHON_CUES_LAG}: {len(lagging)} Python strings, e.g. {expected[lagging[0]][2]!r}")
+    assert (missed, wrong) == ([], [])
+    # the Python reader's string test is the vocabulary's word test: no VALID string is turned away
+    assert all(
+        may_be_scanned(expected[p][2]) for p, (valid, _, _) in expected.items() if valid and p.endswith(".py")
+    )
 
 
 @pytest.mark.parametrize("text", FORK_EXAMPLES.valid)
@@ -212,6 +205,4 @@ def test_a_word_taught_to_the_vocabulary_reaches_every_gate(word: str, found: bo
         assert spawns == []
         return
     assert ["commands/review.md", "F6", 3] in spawns
-    if ["hooks/inject.py", "F6", 1] not in spawns and not may_be_scanned(sentence):
-        pytest.xfail(_PYTHON_CUES_LAG)
     assert spawns == [["commands/review.md", "F6", 3], ["hooks/inject.py", "F6", 1]]

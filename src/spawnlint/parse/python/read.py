@@ -32,7 +32,7 @@ from spawnlint.model import (
 )
 from spawnlint.parse.frontmatter import parse_tool_list
 from spawnlint.parse.markdown import analyse
-from spawnlint.parse.prefilter import could_yield
+from spawnlint.parse.prefilter import could_yield, has_spawn_word
 from spawnlint.parse.send_message import mentions_send_message_tool
 from spawnlint.parse.spans import with_removals
 from spawnlint.parse.spawn_syntax import TooComplex, classify, is_absent, split_lines
@@ -44,10 +44,7 @@ MAX_NESTING = 200
 MAX_CHAIN = 1000
 # ast keeps about 1 KB a node: a file of more tokens than this is generated data, not a prompt.
 MAX_TOKENS = 100_000
-# A string scanned with the markdown recognisers holds one of these (and 12 characters).
-STRING_CUES = re.compile(
-    r"subagent_type|\bAgent\b|\bTask\b|spawn|teammate|sub-?agent|launch|dispatch", re.IGNORECASE
-)
+# A string scanned with the markdown recognisers has 12 characters or more
 _SHORTEST_SCANNED = 12
 _RESETS = frozenset({",", ";", "="})  # an operator chain ends at these (and at a line's end)
 _OPEN, _CLOSE = frozenset("([{"), frozenset(")]}")
@@ -58,7 +55,8 @@ _FSTRING_END = getattr(tokenize, "FSTRING_END", -1)
 
 def may_be_scanned(value: str) -> bool:
     """Whether a string's text is given to the markdown recognisers."""
-    return len(value) >= _SHORTEST_SCANNED and STRING_CUES.search(value) is not None
+    # the markdown word test, in any case (parse/vocabulary.py's words, never a copy here)
+    return len(value) >= _SHORTEST_SCANNED and ("subagent_type" in value or has_spawn_word(value))
 
 
 @dataclass(frozen=True)
