@@ -258,7 +258,7 @@ def _audit(args: argparse.Namespace) -> int:
     _warn_of_a_distrusted_cache(True)
     with Progress.on_terminal(sys.stderr, f"auditing {root}"):
         result = lint(root, settings)
-    diagnostics = apply(result.diagnostics, result.project, _filters(settings), SourceLines(root))
+    diagnostics = apply(result.diagnostics, result.project, Filters.configured(settings), SourceLines(root))
     if args.summary and args.output is None:
         sys.stdout.write(render_summary(result.project, diagnostics))
         return 0
@@ -326,7 +326,12 @@ def _check(args: argparse.Namespace) -> int:
         return 2
     select, ignore = _selection(settings, args)
     filters = replace(
-        _filters(settings), select=select, extend_select=(), ignore=ignore, paths=paths, baseline=baseline
+        Filters.configured(settings),
+        select=select,
+        extend_select=(),
+        ignore=ignore,
+        paths=paths,
+        baseline=baseline,
     )
     settings = _with_opt_in(settings, filters)
     lines = SourceLines(root)
@@ -421,16 +426,6 @@ def _warn_of_a_distrusted_cache(use_cache: bool) -> None:
             f"spawnlint: warning: cache folder {folder} not used: {why}; running without the cache",
             file=sys.stderr,
         )
-
-
-def _filters(settings: Settings) -> Filters:
-    return Filters(
-        select=settings.select,
-        ignore=settings.ignore,
-        extend_select=settings.extend_select,
-        per_file_ignores=settings.per_file_ignores,
-        severity=settings.severity,
-    )
 
 
 def _print_report(args: argparse.Namespace, diagnostics: list[Diagnostic], root: str) -> bool:

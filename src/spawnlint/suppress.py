@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatch
 from pathlib import Path
 
+from spawnlint.config import Settings
 from spawnlint.focus import in_paths
 from spawnlint.model import Diagnostic, Project, SuppressionComment
 from spawnlint.rules import BY_CODE, OPT_IN, stamp
@@ -29,6 +30,17 @@ class Filters:
     paths: tuple[str, ...] | None = None  # posix, relative to the root; None = everything
     baseline: Mapping[BaselineKey, int] = field(default_factory=dict)
     severity: Mapping[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def configured(cls, settings: Settings) -> Filters:
+        """The filter stage as the configuration sets it, before any command-line option."""
+        return cls(
+            select=settings.select,
+            ignore=settings.ignore,
+            extend_select=settings.extend_select,
+            per_file_ignores=settings.per_file_ignores,
+            severity=settings.severity,
+        )
 
 
 def selected(code: str, select: tuple[str, ...], ignore: tuple[str, ...]) -> bool:

@@ -69,7 +69,7 @@ class ProjectState:
             self._listing = list_files(self.root)
         result = lint_buffers(self.root, self.settings, self.overrides(), listing=self._listing)
         kept = suppressed(result.diagnostics, result.project, self.settings.severity)
-        found = narrow(kept, filters_of(self.settings), self.lines())
+        found = narrow(kept, Filters.configured(self.settings), self.lines())
         by_path: dict[str, list[Diagnostic]] = defaultdict(list)
         for d in found:
             by_path[d.path].append(d)
@@ -109,17 +109,6 @@ class ProjectState:
             return data.removeprefix(b"\xef\xbb\xbf").decode("utf-8")
         except UnicodeDecodeError:
             return None
-
-
-def filters_of(settings: Settings) -> Filters:
-    """The filter stage as the configuration sets it (an editor has no command-line options)."""
-    return Filters(
-        select=settings.select,
-        ignore=settings.ignore,
-        extend_select=settings.extend_select,
-        per_file_ignores=settings.per_file_ignores,
-        severity=settings.severity,
-    )
 
 
 _MAX_BYTES = 4 * 1024 * 1024
