@@ -15,29 +15,17 @@ from typing import Any
 
 import pytest
 
-from conftest import write_project
+import test_guard
 from spawnlint.config import ConfigError, load_settings, show
 from spawnlint.guard import hook
 from spawnlint.guard.stdin import read_payload, threaded_chunks
-from test_guard import SHOP, assert_allowed_silently, assert_allowed_with_note, run_guard, spawn
+from test_guard import assert_allowed_silently, assert_allowed_with_note, run_guard, spawn
+
+# test_guard's fixtures, shared: a HOME of its own for every test (autouse), and the shop plugin
+home = test_guard.home
+shop = test_guard.shop
 
 REWRITE = '[tool.spawnlint.guard]\nmode = "rewrite"\n'
-
-
-@pytest.fixture(autouse=True)
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "home"
-    folder.mkdir()
-    monkeypatch.setenv("HOME", str(folder))
-    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
-    return folder
-
-
-@pytest.fixture
-def shop(tmp_path: Path) -> Path:
-    root = write_project(tmp_path / "shop", SHOP)
-    subprocess.run(["git", "init", "-q", str(root)], check=True)
-    return root
 
 
 def decision(out: str) -> dict[str, Any]:

@@ -204,4 +204,10 @@ def test_an_unselected_opt_in_rule_does_not_run(tmp_path: Path) -> None:
     command = "<!-- spawnlint: ignore-file -->\n" + _spawn("Review the change and tell me what you think.")
     root = _project(tmp_path, command, config="")
     assert [line.split(" ")[1] for line in run_cli("check", "--root", str(root)).lines] == ["SL900"]
-    assert run_cli("check", "--root", str(root), "--select", "SL104").lines == []  # used, so not unused
+    # selected, it runs: its finding is silenced by the comment, which is then used (no SL900)
+    assert run_cli("check", "--root", str(root), "--extend-select", "SL104").lines == []
+    unsuppressed = command.replace("<!-- spawnlint: ignore-file -->\n", "")
+    write_project(root, {"commands/review.md": unsuppressed})
+    assert [
+        line.split(" ")[1] for line in run_cli("check", "--root", str(root), "--extend-select", "SL104").lines
+    ] == ["SL104"]

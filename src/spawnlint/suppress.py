@@ -124,12 +124,10 @@ def narrowed(
     kept: Iterable[Diagnostic], filters: Filters, lines: SourceLines
 ) -> tuple[list[Diagnostic], BaselineOutcome]:
     select = filters.select + filters.extend_select if filters.select else ()
-    opted = {c.upper() for c in filters.select + filters.extend_select} & OPT_IN
     out = [
         d
         for d in kept
-        if (d.code not in OPT_IN or d.code in opted)
-        and selected(d.code, select, filters.ignore)
+        if selected(d.code, select, filters.ignore)
         and not _per_file_ignored(d, filters.per_file_ignores)
         and (filters.paths is None or _in_paths(d, filters.paths))
     ]

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 
+from spawnlint.parse.vocabulary import AGENT_NOUNS, IDLE_SUBJECTS, alternation
+
 # A teammate goes idle after every turn, and its idle notification carries no result: only what it
 # sends with SendMessage does. These are the shapes in which instructions read idle as "done".
-_WHO = (
-    r"(?:team[- ]?mates?|teammate's|agents?|sub-?agents?|workers?|members?|reviewers?|helpers?|specialists?)"
-)
+_WHO = rf"(?:{alternation((*AGENT_NOUNS, *IDLE_SUBJECTS), plural=True)}|teammate's)"
 _DONE = (
     r"(?:done|finished|complete[ds]?|completion|its result|their results?|the result|results?|"
     r"final (?:answer|report|output)|output|findings|report|merge|synthesi[sz]e|aggregate|collect|gather)"

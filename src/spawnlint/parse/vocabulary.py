@@ -50,6 +50,8 @@ TOOL_SENTENCE_VERBS = tuple(
 CORE_AGENT_NOUNS = ("sub(-)agent", "agent", "teammate")
 ROLE_NOUNS = ("worker", "reviewer", "critic", "helper")
 AGENT_NOUNS = (*CORE_AGENT_NOUNS, *ROLE_NOUNS)
+# Who else may go idle in a team's instructions (SL105), besides the agent nouns.
+IDLE_SUBJECTS = ("team-mate", "team mate", "member", "specialist")
 # The nouns that tell a sentence naming the Agent/Task tool is about spawning one.
 TOOL_SENTENCE_NOUNS = (*CORE_AGENT_NOUNS, "worker")
 # The nouns that say the agent is spawned ("dispatch them as sub-agents"), not just any agent.
