@@ -51,7 +51,7 @@ def plan(root: Path, diagnostics: Iterable[Diagnostic], project: Project, unsafe
             continue
         for path in sorted({e.path for e in fix.edits}):  # each file's part is applied whole
             wanted[path].append((d, Fix(tuple(e for e in fix.edits if e.path == path), fix.safe)))
-    blocked = _blocked(project)
+    blocked = unfixable_files(project)
     changes = []
     for path in sorted(wanted):
         if path in blocked:
@@ -62,7 +62,7 @@ def plan(root: Path, diagnostics: Iterable[Diagnostic], project: Project, unsafe
     return changes
 
 
-def _blocked(project: Project) -> set[str]:
+def unfixable_files(project: Project) -> set[str]:
     out = {p.finding.path for p in project.problems if not p.body_intact}
     out.update(path for path, parsed in project.files.items() if not parsed.editable)
     return out

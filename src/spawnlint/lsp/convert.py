@@ -11,7 +11,7 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.workspace.position_codec import PositionCodec
 
-from spawnlint.fix import _blocked, fixable
+from spawnlint.fix import fixable, unfixable_files
 from spawnlint.lsp import suppressing
 from spawnlint.model import Agent, Diagnostic, Edit, Fix, Project, Severity, Spawn
 from spawnlint.pages import pages_dir
@@ -127,7 +127,7 @@ def code_actions(
 ) -> list[types.CodeAction]:
     """For each finding: its fix as `--fix` makes it (an unsafe one titled so, never preferred),
     and an inline suppression where the file can hold one."""
-    blocked = _blocked(project) if project is not None else set()
+    blocked = unfixable_files(project) if project is not None else set()
     actions = []
     for d in found:
         lsp = diagnostic(d, root, texts, codec)
