@@ -17,9 +17,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from spawnlint.parse.blocks import scan
+from spawnlint.parse.forms.syntax import split_lines
 from spawnlint.parse.frontmatter import split_frontmatter
 from spawnlint.parse.markdown import build_structure, markdown_it_structure
-from spawnlint.parse.spawn_syntax import split_lines
 from spawnlint.parse.text import Structure
 
 sys.path.insert(0, str(Path(__file__).parent))

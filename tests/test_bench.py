@@ -10,7 +10,7 @@ from pathlib import Path
 from conftest import REPO
 from spawnlint.config import Settings
 from spawnlint.engine import lint
-from spawnlint.parse.prefilter import could_yield, hot_lines
+from spawnlint.parse.forms.prefilter import could_yield, hot_lines
 
 sys.path.insert(0, str(REPO / "bench"))
 from generate import filler, generate  # noqa: E402

@@ -18,16 +18,10 @@ import pytest
 from spawnlint.config import load_settings
 from spawnlint.engine import lint
 from spawnlint.model import FileKind
-from spawnlint.parse import (
-    FORK_EXAMPLES,
-    forms,
-    parse_text,
-    prose,
-    python_could_spawn,
-    rule_sentence,
-    vocabulary,
-)
-from spawnlint.parse.prefilter import could_yield, has_spawn_word
+from spawnlint.parse import FORK_EXAMPLES, parse_text, python_could_spawn
+from spawnlint.parse.forms import prose, rule_sentence, vocabulary
+from spawnlint.parse.forms import sites as forms
+from spawnlint.parse.forms.prefilter import could_yield, has_spawn_word
 from spawnlint.parse.python.read import may_be_scanned
 from spawnlint.parse.text import FormExamples
 
@@ -166,10 +160,10 @@ from pathlib import Path
 
 # the vocabulary module first, taught a word, then everything that builds its patterns from it
 spec = importlib.util.find_spec("spawnlint")
-path = Path(spec.origin).parent / "parse" / "vocabulary.py"
-vspec = importlib.util.spec_from_file_location("spawnlint.parse.vocabulary", path)
+path = Path(spec.origin).parent / "parse" / "forms" / "vocabulary.py"
+vspec = importlib.util.spec_from_file_location("spawnlint.parse.forms.vocabulary", path)
 vocabulary = importlib.util.module_from_spec(vspec)
-sys.modules["spawnlint.parse.vocabulary"] = vocabulary
+sys.modules["spawnlint.parse.forms.vocabulary"] = vocabulary
 vspec.loader.exec_module(vocabulary)
 vocabulary.STRONG_VERBS = (*vocabulary.STRONG_VERBS, "summon")
 

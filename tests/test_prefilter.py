@@ -18,11 +18,13 @@ from conftest import REPO
 from spawnlint.config import load_settings
 from spawnlint.engine import lint
 from spawnlint.model import FileKind
-from spawnlint.parse import forms, markdown, parse_text, vocabulary
+from spawnlint.parse import markdown, parse_text
+from spawnlint.parse.forms import sites as forms
+from spawnlint.parse.forms import vocabulary
+from spawnlint.parse.forms.prefilter import _FOLDING, _has_rule_words, _has_word, could_yield, hot_lines
+from spawnlint.parse.forms.rule_sentence import is_rule_sentence
+from spawnlint.parse.forms.syntax import split_lines
 from spawnlint.parse.frontmatter import split_frontmatter
-from spawnlint.parse.prefilter import _FOLDING, _has_rule_words, _has_word, could_yield, hot_lines
-from spawnlint.parse.rule_sentence import is_rule_sentence
-from spawnlint.parse.spawn_syntax import split_lines
 
 
 def spellings(words: tuple[str, ...]) -> list[str]:

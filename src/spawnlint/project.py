@@ -29,7 +29,7 @@ from spawnlint.model import (
     ValueKind,
     section_of,
 )
-from spawnlint.parse.rule_sentence import canonical_rule, is_own_words_rule, is_rule_sentence
+from spawnlint.parse.forms.rule_sentence import canonical_rule, is_own_words_rule, is_rule_sentence
 
 
 def _tools(*names: str) -> ToolList:

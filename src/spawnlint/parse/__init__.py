@@ -19,12 +19,12 @@ from spawnlint.model import (
     ToolList,
     UnitFrontmatter,
 )
+from spawnlint.parse.forms.prefilter import could_yield, has_spawn_word
+from spawnlint.parse.forms.syntax import as_written, classify, split_lines
 from spawnlint.parse.frontmatter import Frontmatter, parse_tool_list, split_frontmatter
 from spawnlint.parse.grant import grant_send_message
 from spawnlint.parse.idle import idle_claims
-from spawnlint.parse.prefilter import could_yield, has_spawn_word
 from spawnlint.parse.send_message import mentions_send_message_tool, report_lines
-from spawnlint.parse.spawn_syntax import as_written, classify, split_lines
 from spawnlint.parse.team import team_lines
 from spawnlint.parse.text import FormExamples
 

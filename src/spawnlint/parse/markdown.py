@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING
 
 from spawnlint.model import Section, Sentence, SpawnSite
 from spawnlint.parse.blocks import fast_structure
-from spawnlint.parse.counter import is_counter_example
-from spawnlint.parse.forms import find_sites, hot_blocks, to_site
-from spawnlint.parse.rule_sentence import is_rule_sentence
+from spawnlint.parse.forms.counter_examples import is_counter_example
+from spawnlint.parse.forms.removal import with_removals
+from spawnlint.parse.forms.rule_sentence import is_rule_sentence
+from spawnlint.parse.forms.sites import find_sites, hot_blocks, to_site
 from spawnlint.parse.send_message import mentions_send_message_tool, report_lines
-from spawnlint.parse.spans import with_removals
 from spawnlint.parse.text import HEADING_IN_TEXT, Block, Structure, block_sentences
 
 if TYPE_CHECKING:

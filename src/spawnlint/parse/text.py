@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 
 from spawnlint.model import Param, Sentence
-from spawnlint.parse.spawn_syntax import LineIndex
+from spawnlint.parse.forms.syntax import LineIndex
 
 CODE_SPAN = re.compile(r"`([^`\n]+)`")
 HEADING_IN_TEXT = re.compile(r"^\s{0,3}(#{1,6})\s")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 
-from spawnlint.parse import vocabulary
+from spawnlint.parse.forms import vocabulary
 
 # Each recogniser needs at least one of these (lower-cased) words in the file:
 # F1-F5 and tables an `Agent`/`Task` tool, `subagent_type` or a `Subagent:` header; prose F6-F8 an
@@ -149,7 +149,7 @@ def _structured(body: str, low: str, paragraphs: _Paragraphs) -> bool:
 def _header_line(body: str, low: str) -> bool:
     """F2 under a `Task:` header (its parameters may leave out subagent_type): a line ending in
     a colon that holds task or agent, tested with the recogniser's own pattern."""
-    from spawnlint.parse.spawn_syntax import block_header
+    from spawnlint.parse.forms.syntax import block_header
 
     for m in _COLON_AT_END.finditer(body):
         start = body.rfind("\n", 0, m.start()) + 1
@@ -165,7 +165,7 @@ def _parameter_bullets(body: str) -> bool:
     among them."""
     if not (_item_gives(body, "prompt") or _item_gives(body, "description")):
         return False
-    from spawnlint.parse.spawn_syntax import PARAM_KEYS
+    from spawnlint.parse.forms.syntax import PARAM_KEYS
 
     return sum(1 for key in PARAM_KEYS if _item_gives(body, key)) >= 2
 
@@ -175,7 +175,7 @@ def _item_gives(body: str, key: str) -> bool:
     first word (`- prompt: x`, `` 1. `name` is y ``; PARAM_ITEM), or anywhere in an item that
     opens with a `` `key: value` `` span (PARAM_ITEM_INLINE). A key further into a plain item is
     prose ("- Write a clear description") and gives nothing."""
-    from spawnlint.parse.spawn_syntax import PARAM_ITEM, PARAM_ITEM_INLINE
+    from spawnlint.parse.forms.syntax import PARAM_ITEM, PARAM_ITEM_INLINE
 
     at = body.find(key)
     while at >= 0:
@@ -281,7 +281,7 @@ def _last_line_colon(low: str, start: int, end: int) -> int:
 
 
 def _verb_before_noun(body: str, low: str, present: frozenset[str], paragraphs: _Paragraphs) -> bool:
-    from spawnlint.parse.prose import verb_in  # the prose recogniser's own verbs
+    from spawnlint.parse.forms.prose import verb_in  # the prose recogniser's own verbs
 
     searched = (0, 0)  # no verb in body[searched[0]:searched[1]]
     # a noun that holds a word of the word test (teammate: team) is there only if that word is
@@ -344,7 +344,7 @@ def _is_word_char(c: str) -> bool:
 def _rule_sentence(body: str, low: str, paragraphs: _Paragraphs) -> bool:
     """A no-name rule sentence (rule_sentence.py) names `name`, forbids it and names agents,
     tasks or spawning: all three in one paragraph."""
-    from spawnlint.parse.rule_sentence import is_rule_sentence
+    from spawnlint.parse.forms.rule_sentence import is_rule_sentence
 
     at = low.find("name")
     while at >= 0:

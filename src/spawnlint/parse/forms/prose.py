@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from spawnlint.parse import vocabulary
-from spawnlint.parse.spawn_syntax import PARAM_KEYS
+from spawnlint.parse.forms import vocabulary
+from spawnlint.parse.forms.syntax import PARAM_KEYS
 from spawnlint.parse.text import FormExamples
 
 _VERB_WORDS = vocabulary.alternation(

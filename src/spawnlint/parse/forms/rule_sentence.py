@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from spawnlint.parse import vocabulary
+from spawnlint.parse.forms import vocabulary
 
 _NAME = re.compile(r"\bname\b", re.IGNORECASE)
 _SPAWN = re.compile(

@@ -7,13 +7,18 @@ import re
 from bisect import bisect_right
 
 from spawnlint.model import Param, Section, Sentence, SpawnSite, ValueKind, section_of
-from spawnlint.parse import vocabulary
-from spawnlint.parse.counter import example_lines
-from spawnlint.parse.prefilter import could_be_prose, hot_lines
-from spawnlint.parse.prose import bullet_reference, find_prose_spawns, spawn_lead, team_verb, teammate_names
-from spawnlint.parse.rule_sentence import is_rule_sentence
-from spawnlint.parse.send_message import mentions_send_message_tool
-from spawnlint.parse.spawn_syntax import (
+from spawnlint.parse.forms import vocabulary
+from spawnlint.parse.forms.counter_examples import example_lines
+from spawnlint.parse.forms.prefilter import could_be_prose, hot_lines
+from spawnlint.parse.forms.prose import (
+    bullet_reference,
+    find_prose_spawns,
+    spawn_lead,
+    team_verb,
+    teammate_names,
+)
+from spawnlint.parse.forms.rule_sentence import is_rule_sentence
+from spawnlint.parse.forms.syntax import (
     BLOCK_HEADER,
     PARAM_ITEM,
     PARAM_ITEM_INLINE,
@@ -28,6 +33,7 @@ from spawnlint.parse.spawn_syntax import (
     is_spawn_params,
     split_params,
 )
+from spawnlint.parse.send_message import mentions_send_message_tool
 from spawnlint.parse.text import (
     CODE_SPAN,
     Block,

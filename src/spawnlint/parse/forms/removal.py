@@ -7,8 +7,8 @@ import re
 from dataclasses import replace
 
 from spawnlint.model import Edit, Param, SpawnSite
+from spawnlint.parse.forms.syntax import PARAM_KEYS
 from spawnlint.parse.grant import report_instruction
-from spawnlint.parse.spawn_syntax import PARAM_KEYS
 
 # Forms whose parameters have a syntax (F7 only as a code span of its own: `` - `name: x`, ... ``);
 # prose (F6, F8) and frontmatter forks get no edit.
