@@ -10,6 +10,7 @@ from spawnlint.model import (
     AgentRecord,
     FileKind,
     Finding,
+    Form,
     Param,
     ParsedFile,
     Problem,
@@ -247,7 +248,7 @@ def _fork_site(path: str, fm: Frontmatter, lines: list[str]) -> list[SpawnSite]:
             path=path,
             line=line,
             column=1,
-            form="F9",
+            form=Form.F9,
             tool=None,
             subagent_type=subagent_type,
             name=None,
@@ -261,7 +262,7 @@ def _fork_site(path: str, fm: Frontmatter, lines: list[str]) -> list[SpawnSite]:
 
 # F9 lives in a skill's frontmatter: markdown only (a Python string has no frontmatter).
 FORK_EXAMPLES = FormExamples(
-    "F9",
+    Form.F9,
     valid=(
         "---\nname: review\ndescription: Review the diff\ncontext: fork\nagent: shop:critic\n---\n"
         "Review it.\n",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from spawnlint.model import Param, Sentence
+from spawnlint.model import Form, Param, Sentence
 from spawnlint.parse.forms.syntax import LineIndex
 
 CODE_SPAN = re.compile(r"`([^`\n]+)`")
@@ -19,7 +19,7 @@ class FormExamples:
     site of the form (in markdown and inside a Python string), each INVALID text none of it.
     tests/test_form_examples.py runs them through every gate."""
 
-    form: str
+    form: Form
     valid: tuple[str, ...]
     invalid: tuple[str, ...]
 
@@ -45,7 +45,7 @@ class Structure:
 
 @dataclass(frozen=True)
 class RawSite:
-    form: str
+    form: Form
     line: int  # 0-based
     column: int  # 1-based
     tool: str | None

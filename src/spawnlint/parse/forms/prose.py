@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from spawnlint.model import Form
 from spawnlint.parse.forms import vocabulary
 from spawnlint.parse.forms.syntax import PARAM_KEYS
 from spawnlint.parse.text import FormExamples
@@ -140,7 +141,7 @@ _PLAIN_STOP = frozenset(
 
 @dataclass(frozen=True)
 class ProseSpawn:
-    form: str
+    form: Form
     offset: int  # of the spawn verb
     target: str | None
     target_offset: int
@@ -169,11 +170,11 @@ def find_prose_spawns(text: str) -> list[ProseSpawn]:
             names = teammate_names(text, verb.end())
             if len(refs) == 1 and names:
                 target, at = refs[0]
-                return [ProseSpawn("F6", verb.start(), target, at, n, o) for n, o in names]
-            return [ProseSpawn("F6", verb.start(), n, o, None, 0) for n, o in refs]
+                return [ProseSpawn(Form.F6, verb.start(), target, at, n, o) for n, o in names]
+            return [ProseSpawn(Form.F6, verb.start(), n, o, None, 0) for n, o in refs]
         clause = re.split(r"[.;:!?]\s", rest[:160], maxsplit=1)[0]
         if word in _STRONG_VERBS and _AS_SUBAGENTS.search(clause):
-            return [ProseSpawn("F6", verb.start(), None, 0, None, 0)]  # "dispatch them as sub-agents"
+            return [ProseSpawn(Form.F6, verb.start(), None, 0, None, 0)]  # "dispatch them as sub-agents"
         generic = _GENERIC.search(clause)
         if generic and not _governed(
             clause[: generic.start()] + " ".join(clause[generic.start() : generic.end()].split()[:-1])
@@ -186,8 +187,8 @@ def find_prose_spawns(text: str) -> list[ProseSpawn]:
         ):
             names = teammate_names(text, verb.end())  # "Spawn a teammate named 'coder-1'"
             if names:
-                return [ProseSpawn("F6", verb.start(), None, 0, n, o) for n, o in names]
-            return [ProseSpawn("F6", verb.start(), None, 0, None, 0)]
+                return [ProseSpawn(Form.F6, verb.start(), None, 0, n, o) for n, o in names]
+            return [ProseSpawn(Form.F6, verb.start(), None, 0, None, 0)]
     return foreign_spawns(text)
 
 
@@ -328,10 +329,10 @@ def foreign_spawns(text: str) -> list[ProseSpawn]:
             if not (subagents or ref):
                 continue
             if ref is None:
-                return [ProseSpawn("F6", verb.start(), None, 0, None, 0)]
+                return [ProseSpawn(Form.F6, verb.start(), None, 0, None, 0)]
             group = "name" if ref.group("name") else "mention"
             return [
-                ProseSpawn("F6", verb.start(), ref.group(group), clause_start + ref.start(group), None, 0)
+                ProseSpawn(Form.F6, verb.start(), ref.group(group), clause_start + ref.start(group), None, 0)
             ]
     return []
 
@@ -377,11 +378,11 @@ def _team_spawns(text: str) -> list[ProseSpawn] | None:
     names = teammate_names(text, verb.end())
     if not names:
         target, at = refs[0] if refs else (None, 0)
-        return [ProseSpawn("F8", verb.start(), target, at, None, 0)]
+        return [ProseSpawn(Form.F8, verb.start(), target, at, None, 0)]
     spawns = []
     for name, at in names:
         target, target_at = _target_for(name, at, text, refs)
-        spawns.append(ProseSpawn("F8", verb.start(), target, target_at, name, at))
+        spawns.append(ProseSpawn(Form.F8, verb.start(), target, target_at, name, at))
     return spawns
 
 
@@ -558,7 +559,7 @@ def spawn_lead(text: str) -> str | None:
 # spawnlint: ignore-file[SL102]
 EXAMPLES = (
     FormExamples(
-        "F6",
+        Form.F6,
         valid=(
             "Launch the **security-auditor** agent.",
             "Spawn `shop:critic`.",
@@ -579,7 +580,7 @@ EXAMPLES = (
         ),
     ),
     FormExamples(
-        "F7",
+        Form.F7,
         valid=(
             "Spawn these agents in parallel:\n\n- **security-auditor**\n- **code-reviewer**\n",
             "以下の専門エージェントを並行または順次実行してレビューを収集：\n\n"
@@ -591,7 +592,7 @@ EXAMPLES = (
         ),
     ),
     FormExamples(
-        "F8",
+        Form.F8,
         valid=("Create a team and spawn 3 teammates named alpha, beta and gamma.",),
         invalid=("Form the team of people who review the budget.",),
     ),
@@ -600,7 +601,7 @@ EXAMPLES = (
 # Another language's F6, one entry per language of vocabulary.LANGUAGES (the shapes of issue 19).
 FOREIGN_EXAMPLES = (
     FormExamples(
-        "F6",
+        Form.F6,
         valid=(
             "各調査項目について `mgzl:budgeted-investigator` エージェントを Agent ツールで起動する。",
             "判定結果に応じて `@test-implementer` サブエージェントを起動して修正する。",
@@ -614,7 +615,7 @@ FOREIGN_EXAMPLES = (
         ),
     ),
     FormExamples(
-        "F6",
+        Form.F6,
         valid=("`code-reviewer` 에이전트를 실행하세요.", "서브에이전트를 호출해서 테스트를 돌리세요."),
         invalid=(
             "서브에이전트를 호출하지 마세요.",
@@ -623,7 +624,7 @@ FOREIGN_EXAMPLES = (
         ),
     ),
     FormExamples(
-        "F6",
+        Form.F6,
         valid=(
             "派 `seed-prototype` agent 造一次性原型。",
             "用户要求更干净的视角时，派一个只读 subagent 执行同一份清单。",
@@ -636,22 +637,22 @@ FOREIGN_EXAMPLES = (
         ),
     ),
     FormExamples(
-        "F6",
+        Form.F6,
         valid=("Starte den `code-reviewer` Agenten.", "Beauftrage einen Subagenten mit der Suche."),
         invalid=("Starte den Subagenten nicht.", "Starte den Server neu und prüfe den Agenten."),
     ),
     FormExamples(
-        "F6",
+        Form.F6,
         valid=("Lanza el subagente `code-reviewer`.", "Delega la búsqueda al agente **shop:critic**."),
         invalid=("No lances el subagente.", "Inicia sesión con el agente de usuario."),
     ),
     FormExamples(
-        "F6",
+        Form.F6,
         valid=("Lancez le sous-agent **critic** sur le diff.", "Invoque l'agent `shop:critic`."),
         invalid=("Ne lancez jamais le sous-agent.", "Lance le serveur avant l'agent de build."),
     ),
     FormExamples(
-        "F6",
+        Form.F6,
         valid=("Inicie o agente `shop:critic`.", "Delegue a busca a um subagente."),
         invalid=("Não inicie o subagente.", "Inicie o servidor do agente de usuário."),
     ),

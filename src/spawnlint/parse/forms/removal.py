@@ -6,13 +6,13 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from spawnlint.model import Edit, Param, SpawnSite
+from spawnlint.model import Edit, Form, Param, SpawnSite
 from spawnlint.parse.forms.syntax import PARAM_KEYS
 from spawnlint.parse.grant import report_instruction
 
 # Forms whose parameters have a syntax (F7 only as a code span of its own: `` - `name: x`, ... ``);
 # prose (F6, F8) and frontmatter forks get no edit.
-_STRUCTURED = frozenset({"F1", "F2", "F3", "F4", "F5", "F7", "F10"})
+_STRUCTURED = frozenset({Form.F1, Form.F2, Form.F3, Form.F4, Form.F5, Form.F7, Form.F10})
 _QUOTES = "\"'"
 _BARE_VALUE = re.compile(r"(?:\{[^{}\s]*\}|[^\s,(){}\[\]\"'`\\])+")
 _STRING_PREFIX = re.compile(r"[rRbBfFuU]{0,2}")
@@ -29,7 +29,7 @@ _JOIN_AFTER = re.compile(r"\s*,\s*|\s+and\s+")
 _SPAN_KEY_VALUE = re.compile(r"`(?:name|team_name)`\s*(?:set\s+to|=|:|as|of|to)\s*`[^`\n]+`")
 _PARAM_KEY = re.compile(r"\b(?:" + "|".join(sorted(PARAM_KEYS)) + r")\b")
 _UNFINISHED = {"", "|", ">", "|-", ">-", "|+", ">+"}
-_PROSE = frozenset({"F6", "F8"})
+_PROSE = frozenset({Form.F6, Form.F8})
 _PROSE_NAMED = re.compile(r"[ \t]+(?:named|called)[ \t]+$", re.IGNORECASE)
 _PROSE_MORE_NAMES = re.compile(r"\s*(?:,|\band\b|\bor\b|/|&)", re.IGNORECASE)
 
@@ -85,7 +85,7 @@ def with_removals(site: SpawnSite, lines: list[str]) -> SpawnSite:
 def _removals(site: SpawnSite, lines: list[str]) -> SpawnSite:
     if site.form in _PROSE and site.name is not None:
         return replace(site, name=replace(site.name, removal=_prose_removal(site.name, site.path, lines)))
-    if site.form == "F7" and site.name is not None and site.team_name is None:
+    if site.form == Form.F7 and site.name is not None and site.team_name is None:
         quoted = _bullet_name_removal(site.name, site.path, lines)
         if quoted:
             return replace(site, name=replace(site.name, removal=quoted))
@@ -105,7 +105,7 @@ def _removals(site: SpawnSite, lines: list[str]) -> SpawnSite:
     )
 
 
-def _removal(param: Param, form: str, path: str, lines: list[str], gone: frozenset[int]) -> tuple[Edit, ...]:
+def _removal(param: Param, form: Form, path: str, lines: list[str], gone: frozenset[int]) -> tuple[Edit, ...]:
     try:
         return removal(param, form, path, lines, gone)
     except IndexError:
@@ -125,14 +125,14 @@ def _collide(first: tuple[Edit, ...], second: tuple[Edit, ...]) -> bool:
 
 
 def removal(
-    param: Param, form: str, path: str, lines: list[str], gone: frozenset[int] = frozenset()
+    param: Param, form: Form, path: str, lines: list[str], gone: frozenset[int] = frozenset()
 ) -> tuple[Edit, ...]:
     """The edits that delete the param; `gone` holds 1-based lines deleted along with it."""
     if not 1 <= param.line <= len(lines) or param.value_position[0] != param.line:
         return ()  # a value on another line than its key: no shape we can be sure of
-    if form == "F4" and not _other_keys(lines[param.line - 1], param.key):
+    if form == Form.F4 and not _other_keys(lines[param.line - 1], param.key):
         return _bullet_line(param, path, lines)
-    if form == "F5":
+    if form == Form.F5:
         spans = key_then_value_span(param, path, lines)
         if spans:
             return spans
@@ -147,18 +147,18 @@ def removal(
     value_end = _value_end(text, sep.end())
     if value_end is None:
         return ()
-    if form in ("F4", "F5", "F7") and text[start - 1 : start] == "`":
-        if form != "F5" and text[value_end : value_end + 1] != "`":
+    if form in (Form.F4, Form.F5, Form.F7) and text[start - 1 : start] == "`":
+        if form != Form.F5 and text[value_end : value_end + 1] != "`":
             return ()
         return _code_span(param, path, text, start, value_end)
-    if form in ("F4", "F7"):
+    if form in (Form.F4, Form.F7):
         return ()  # a bullet with more on it than this parameter
     tail = _LINE_TAIL.fullmatch(text, value_end)
     if _LINE_LEAD.fullmatch(text, 0, start) and tail is not None:
         return _whole_line(param, path, lines, start, tail.group(1) is not None, gone)
     if not text[:start].strip() and _AFTER_INLINE.match(text, value_end):
         return _after_comma_above(param, path, lines, value_end, gone)
-    return _inline(param, path, text, start, value_end, joiners=form == "F5")
+    return _inline(param, path, text, start, value_end, joiners=form == Form.F5)
 
 
 def _other_keys(text: str, key: str) -> bool:

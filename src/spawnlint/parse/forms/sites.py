@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-from spawnlint.model import Param, Section, Sentence, SpawnSite, ValueKind, section_of
+from spawnlint.model import Form, Param, Section, Sentence, SpawnSite, ValueKind, section_of
 from spawnlint.parse.forms import vocabulary
 from spawnlint.parse.forms.counter_examples import example_lines
 from spawnlint.parse.forms.prefilter import could_be_prose, hot_lines
@@ -236,7 +236,7 @@ def _list_spawns(
             if ref is not None and a not in claimed:
                 name, at = ref
                 param = Param("name", name, ValueKind.LITERAL, a, at + 1, a, at + 1)
-                sites.append(RawSite("F8", line, column, None, (param,), lead, "medium"))
+                sites.append(RawSite(Form.F8, line, column, None, (param,), lead, "medium"))
         return sites
     strength = spawn_lead(text)
     if strength is None:
@@ -252,7 +252,7 @@ def _list_spawns(
             # "... — each with `name: "track-N"`": a name given in the agent's own bullet
             given = [p for p in _sentence_params(Sentence(a + 1, a + 1, 1, lines[a])) if p.key == "name"]
             given = given or _quoted_bullet_name(lines[a], a)
-            sites.append(RawSite("F7", a, at + 1, None, (target, *given), lead, "medium"))
+            sites.append(RawSite(Form.F7, a, at + 1, None, (target, *given), lead, "medium"))
     return sites
 
 
@@ -265,7 +265,7 @@ def _structured_sites(structure: Structure, block: Block, claimed: set[int]) -> 
     covered = [(m.start, m.end) for m in calls]
     objects = find_objects(text, covered)
     covered += [(m.start, m.end) for m in objects]
-    for form, matches in (("F1", calls), ("F3", objects)):
+    for form, matches in ((Form.F1, calls), (Form.F3, objects)):
         for m in matches:
             first, column = index.position(m.start)
             last, _ = index.position(m.end - 1)
@@ -397,7 +397,7 @@ def _block_site(
     tool = header.group("tool") if header else None
     tool = tool.capitalize() if tool else None
     column = len(lines[site_line]) - len(lines[site_line].lstrip()) + 1
-    return RawSite("F2", site_line, column, tool, tuple(params), block)
+    return RawSite(Form.F2, site_line, column, tool, tuple(params), block)
 
 
 def _yaml_literal(param: Param) -> Param:
@@ -431,7 +431,7 @@ def _param_bullets(
     if len(typed) >= 2:
         for a, params in _per_spawn(per_item):
             column = len(lines[a]) - len(lines[a].lstrip()) + 1
-            sites.append(RawSite("F7", a, column, tool, params, lead))
+            sites.append(RawSite(Form.F7, a, column, tool, params, lead))
     else:
         group: dict[str, Param] = {}
         for _a, params in per_item:
@@ -441,7 +441,7 @@ def _param_bullets(
         if (len(group) >= 2 or "subagent_type" in keys) and {"subagent_type", "prompt", "description"} & keys:
             line = lead.start + lead_text[:mention].count("\n")
             column = len(lines[line]) - len(lines[line].lstrip()) + 1
-            sites.append(RawSite("F4", line, column, tool, tuple(group.values()), lead))
+            sites.append(RawSite(Form.F4, line, column, tool, tuple(group.values()), lead))
     if sites:
         claimed.update(range(lead.start, lead.end))
         for a, b in items:
@@ -493,7 +493,7 @@ def _table_sites(structure: Structure, block: Block, claimed: set[int]) -> list[
         ]
         if any(p.key == "subagent_type" for p in params):
             column = len(lines[j]) - len(lines[j].lstrip()) + 1
-            sites.append(RawSite("F7", j, column, None, tuple(params), block))
+            sites.append(RawSite(Form.F7, j, column, None, tuple(params), block))
     if sites:
         claimed.update(rows)
     return sites
@@ -611,7 +611,7 @@ def _inline_param_sites(structure: Structure, block: Block, claimed: set[int]) -
             if target is not None:
                 params, confidence = (*params, target), "medium"
         tool = _tool_in(sentence.text)
-        sites.append(RawSite("F5", sentence.line - 1, sentence.column, tool, params, block, confidence))
+        sites.append(RawSite(Form.F5, sentence.line - 1, sentence.column, tool, params, block, confidence))
         claimed.update(range(sentence.line - 1, sentence.end_line))  # one spawn, one site
     return sites
 
@@ -723,7 +723,7 @@ def _shift(param: Param | None) -> Param | None:
 # spawnlint: ignore-file[SL301]
 EXAMPLES = (
     FormExamples(
-        "F1",
+        Form.F1,
         valid=(
             'Agent(subagent_type: "shop:critic", name: "c1", prompt: "Review the plan.")',
             'Task(subagent_type="general-purpose", description="Research", prompt="Find the bug")',
@@ -731,17 +731,17 @@ EXAMPLES = (
         invalid=('new Agent({name: "x", instructions: "y"})', "The Agent (see below) decides."),
     ),
     FormExamples(
-        "F2",
+        Form.F2,
         valid=('Task:\n  subagent_type: "shop:critic"\n  name: "critic-1"\n  prompt: Review the plan.\n',),
         invalid=("Task:\n  Read the file and summarise it.\n",),
     ),
     FormExamples(
-        "F3",
+        Form.F3,
         valid=('```json\n{"subagent_type": "general-purpose", "prompt": "Find the bug"}\n```\n',),
         invalid=('```json\n{"type": "general-purpose", "prompt": "Find the bug"}\n```\n',),
     ),
     FormExamples(
-        "F4",
+        Form.F4,
         valid=(
             "Use the Task tool with:\n\n- `subagent_type`: `shop:critic`\n- `name`: `{area}-reviewer`\n"
             "- `prompt`: Review the plan.\n",
@@ -751,7 +751,7 @@ EXAMPLES = (
         ),
     ),
     FormExamples(
-        "F5",
+        Form.F5,
         valid=('Use the Task tool with `subagent_type="shop:critic"` and `name: "c1"`.',),
         invalid=("Never pass `name` to the Agent tool: a named spawn runs as an `in_process_teammate`.",),
     ),
