@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import REPO
-from spawnlint.parse.forms.syntax import split_lines
 from spawnlint.parse.frontmatter import _plain_mapping, split_frontmatter
+from spawnlint.parse.text import split_lines
 
 
 def _yaml(block: list[str]) -> object:

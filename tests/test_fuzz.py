@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 from conftest import run_cli, write_project
 from spawnlint.model import FileKind, ParsedFile
 from spawnlint.parse import decode, parse_text
-from spawnlint.parse.forms.syntax import split_lines
 from spawnlint.parse.frontmatter import parse_tool_list, split_frontmatter
 from spawnlint.parse.python import parse_python
+from spawnlint.parse.text import split_lines
 from spawnlint.report import FORMATS
 
 CALLABLES = ("query", "spawn_agent")

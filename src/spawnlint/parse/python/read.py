@@ -31,12 +31,12 @@ from spawnlint.model import (
     ToolList,
     ValueKind,
 )
-from spawnlint.parse.forms.prefilter import could_yield, has_spawn_word
-from spawnlint.parse.forms.removal import with_removals
-from spawnlint.parse.forms.syntax import TooComplex, classify, is_absent, split_lines
+from spawnlint.parse.forms import could_yield, has_spawn_word, with_removals
+from spawnlint.parse.forms.syntax import TooComplex, classify, is_absent
 from spawnlint.parse.frontmatter import parse_tool_list
 from spawnlint.parse.markdown import analyse
 from spawnlint.parse.send_message import mentions_send_message_tool
+from spawnlint.parse.text import split_lines
 
 # CPython's parser refuses 200 nested brackets ("too many nested parentheses").
 MAX_NESTING = 200
