@@ -69,9 +69,9 @@ def decode(path: str, data: bytes, max_bytes: int) -> tuple[str | None, Problem 
 
 def parse_text(path: str, text: str, kind: FileKind, all_sentences: bool = True) -> ParsedFile:
     """The facts of a markdown file. Without `all_sentences` (no custom rule pattern) only the
-    sentences of blocks with a word a recogniser needs, and a body that cannot hold a spawn or a
-    rule sentence (no form's trigger fires: `forms.could_yield`) gets no block parse: only what it says about
-    SendMessage is read."""
+    sentences of blocks that could hold a rule sentence are kept, and a body that cannot hold a
+    spawn or a rule sentence (no form's trigger fires: `forms.could_yield`) gets no block parse:
+    only what it says about SendMessage is read."""
     lines = split_lines(text)
     frontmatter, body_start = split_frontmatter(lines)
     problems: list[Problem] = []
