@@ -77,7 +77,7 @@ def _full_parse(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every body gets the block parse, and every pass reads every block (no trigger asked)."""
     monkeypatch.setattr(parse_module, "could_yield", lambda text: True)
     monkeypatch.setattr(Doc, "fires", lambda self, trigger, block: True)
-    monkeypatch.setattr(Doc, "fires_on", lambda self, trigger, text: True)
+    monkeypatch.setattr(Doc, "fires_on", lambda self, trigger, block, text: True)
     monkeypatch.setattr(markdown, "rule_blocks", lambda structure: list(structure.blocks))
 
 
