@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from spawnlint.model import Param, Section, Sentence, SpawnSite, ValueKind, section_of
 from spawnlint.parse.blocks import fast_structure
-from spawnlint.parse.forms import find_sites, rule_blocks, with_removals
+from spawnlint.parse.forms import document, find_sites, rule_blocks, with_removals
 from spawnlint.parse.forms.counter_examples import is_counter_example
 from spawnlint.parse.forms.syntax import is_absent
 from spawnlint.parse.send_message import mentions_send_message_tool, report_lines
@@ -40,7 +40,8 @@ def analyse(path: str, lines: list[str], body_start: int, all_sentences: bool = 
     blanked = [""] * body_start + lines[body_start:]
     structure = build_structure(blanked)
     sections = sections_of(structure)
-    raw_sites = find_sites(structure)
+    doc = document(structure)
+    raw_sites = find_sites(doc)
     told: dict[Section | None, bool] = {}  # per section: does it name the SendMessage tool?
     tops = list(structure.tops)
     sites = tuple(
@@ -51,7 +52,7 @@ def analyse(path: str, lines: list[str], body_start: int, all_sentences: bool = 
     body = "\n".join(blanked)
     return MarkdownFacts(
         sites=tuple(sorted(sites, key=lambda s: (s.line, s.column))),
-        sentences=tuple(sentences_of(structure, None if all_sentences else rule_blocks(structure))),
+        sentences=tuple(sentences_of(structure, None if all_sentences else rule_blocks(doc))),
         sections=sections,
         mentions_send_message=mentions_send_message_tool(body),
         report_lines=report_lines(lines, body_start),

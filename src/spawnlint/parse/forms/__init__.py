@@ -81,10 +81,15 @@ _BODY_PROBES = Probes(_BODY_TRIGGERS)
 _WORDS = Words(w for t in _BODY_TRIGGERS for w in t.word_test.words)
 
 
-def find_sites(structure: Structure, gated: bool = True) -> list[RawSite]:
-    """The raw spawn sites of a markdown document, each spawn once (claim order above). Without
-    `gated`, every pass reads every block: the slow path the triggers must agree with."""
-    doc = Doc(structure, _WORDS, gated)
+def document(structure: Structure, gated: bool = True) -> Doc:
+    """The document the passes read. Without `gated`, every pass reads every block: the slow
+    path the triggers must agree with."""
+    return Doc(structure, _WORDS, gated)
+
+
+def find_sites(doc: Doc) -> list[RawSite]:
+    """The raw spawn sites of a markdown document, each spawn once (claim order above)."""
+    structure = doc.structure
     sites: list[RawSite] = []
     claims = Claims()
     for step in STRUCTURED:
@@ -156,9 +161,9 @@ def has_spawn_word(text: str) -> bool:
     return _WORDS.found_in(text.lower())
 
 
-def rule_blocks(doc_structure: Structure) -> list[Block]:
+def rule_blocks(doc: Doc) -> list[Block]:
     """The blocks that could hold a no-name rule sentence of the default matcher."""
-    return Doc(doc_structure, _WORDS).blocks(rule_sentence.TRIGGER)
+    return doc.blocks(rule_sentence.TRIGGER)
 
 
 def with_removals(site: SpawnSite, lines: list[str]) -> SpawnSite:

@@ -100,8 +100,9 @@ class Doc:
         found = self._cached.get("hot")
         if found is None:
             lines = self.structure.lines
-            hot = self._words.lines(lines, "\n".join(lines).lower())
-            if any(c in line for line in lines for c in FOLDING):
+            text = "\n".join(lines)
+            hot = self._words.lines(lines, text.lower())
+            if any(c in text for c in FOLDING):
                 hot = set(range(len(lines)))
             found = frozenset(
                 b for b in self.structure.blocks if any(j in hot for j in range(b.start, b.end))
