@@ -12,11 +12,10 @@ from __future__ import annotations
 import ast
 import bisect
 import io
-import re
 import tokenize
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from spawnlint.model import (
     AgentRecord,
@@ -33,6 +32,7 @@ from spawnlint.model import (
 from spawnlint.parse.frontmatter import parse_tool_list
 from spawnlint.parse.markdown import analyse
 from spawnlint.parse.prefilter import could_yield, has_spawn_word
+from spawnlint.parse.python.strings import Doc, decode_token
 from spawnlint.parse.send_message import mentions_send_message_tool
 from spawnlint.parse.spans import with_removals
 from spawnlint.parse.spawn_syntax import TooComplex, classify, is_absent, split_lines
@@ -185,25 +185,6 @@ def _slice(physical: list[str], start: tuple[int, int], end: tuple[int, int]) ->
         return physical[start[0] - 1][start[1] : end[1]]
     middle = physical[start[0] : end[0] - 1]
     return "\n".join([physical[start[0] - 1][start[1] :], *middle, physical[end[0] - 1][: end[1]]])
-
-
-@dataclass
-class _Doc:
-    """The text of a string literal, with the source position of every character."""
-
-    text: str
-    positions: list[tuple[int, int]]  # 1-based line, 1-based column
-    starts: list[int] = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.starts = [0] + [i + 1 for i, ch in enumerate(self.text) if ch == "\n"]
-
-    def at(self, line: int, column: int) -> tuple[int, int]:
-        starts = self.starts
-        offset = starts[min(line, len(starts)) - 1] + column - 1
-        if not self.positions:
-            return (1, 1)
-        return self.positions[max(0, min(offset, len(self.positions) - 1))]
 
 
 _Func = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
@@ -419,7 +400,7 @@ class _Reader:
         for site in analyse(self.path, split_lines(doc.text), 0).sites:
             self.sites.append(_relocate(site, doc))
 
-    def _doc(self, node: ast.AST) -> _Doc | None:
+    def _doc(self, node: ast.AST) -> Doc | None:
         """The string's text with the position of each character, read from its tokens."""
         if not (
             isinstance(node, ast.JoinedStr)
@@ -431,14 +412,15 @@ class _Reader:
         start = (line, column - 1)
         stop = (end[0], end[1] - 1)
         i = bisect.bisect_left(self.token_starts, start)
-        parts: list[tuple[str, tuple[int, int]]] = []
+        chars: list[str] = []
+        positions: list[tuple[int, int]] = []
         while i < len(self.tokens) and self.tokens[i].start < stop:
             token = self.tokens[i]
-            parts.extend(decode_token(token.text, (token.start[0], token.start[1] + 1)))
+            decode_token(token.text, (token.start[0], token.start[1] + 1), chars, positions)
             i += 1
-        if not parts and _string_value(node):
+        if not positions and _string_value(node):
             return None
-        return _Doc("".join(ch for ch, _ in parts), [pos for _, pos in parts])
+        return Doc("".join(chars), positions)
 
     # --- agents ------------------------------------------------------------------------------
 
@@ -523,7 +505,7 @@ def _children(node: ast.AST) -> list[ast.AST]:
     return out
 
 
-def _relocate(site: SpawnSite, doc: _Doc) -> SpawnSite:
+def _relocate(site: SpawnSite, doc: Doc) -> SpawnSite:
     def move(param: Param | None) -> Param | None:
         if param is None:
             return None
@@ -592,111 +574,3 @@ def _string_list(node: ast.expr) -> list[str] | str | None:
             return None
         return [v for v in values if v is not None]
     return _string_value(node)
-
-
-# --- string tokens ---------------------------------------------------------------------------
-
-_ESCAPE = re.compile(
-    r"\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^}\n]*\}|[0-7]{1,3}|.)", re.DOTALL
-)
-_ESCAPES = {
-    "n": "\n",
-    "t": "\t",
-    "r": "\r",
-    "\\": "\\",
-    "'": "'",
-    '"': '"',
-    "a": "\a",
-    "b": "\b",
-    "f": "\f",
-    "v": "\v",
-}
-_TOKEN_OPEN = re.compile(r"""^([A-Za-z]*)("{3}|'{3}|"|')""")
-
-
-def _unescape(escape: str) -> str:
-    """The characters one escape sequence stands for (an unknown one, like `\\d`, stays as written)."""
-    if escape[1:] in _ESCAPES:
-        return _ESCAPES[escape[1:]]
-    if escape[1:2] in ("x", "u", "U", "N") or escape[1:2].isdigit():
-        try:
-            return escape.encode("ascii", "backslashreplace").decode("unicode_escape")
-        except (UnicodeDecodeError, ValueError):
-            return escape
-    return escape
-
-
-def decode_token(token: str, start: tuple[int, int]) -> list[tuple[str, tuple[int, int]]]:
-    """The characters a string token stands for, each with its source position (1-based line and
-    column): escapes decoded, and in an f-string `{{`/`}}` as one brace and each replacement
-    field as `{…}` at its opening brace."""
-    m = _TOKEN_OPEN.match(token)
-    if m is None:
-        return []
-    prefix, quote = m.group(1).lower(), m.group(2)
-    inner = token[m.end() : len(token) - len(quote)]
-    line, column = start
-    return _decode_text(inner, (line, column + m.end()), raw="r" in prefix, formatted="f" in prefix)
-
-
-def _decode_text(
-    text: str, start: tuple[int, int], raw: bool, formatted: bool = False
-) -> list[tuple[str, tuple[int, int]]]:
-    out: list[tuple[str, tuple[int, int]]] = []
-    line, column = start
-    i = 0
-    while i < len(text):
-        ch = text[i]
-        at = (line, column)
-        if ch == "\\" and not raw and i + 1 < len(text):
-            nxt = text[i + 1]
-            if nxt == "\n":  # a line continuation inside the string
-                line, column, i = line + 1, 1, i + 2
-                continue
-            escape = _ESCAPE.match(text, i)
-            length = escape.end() - i if escape else 2
-            out.extend((c, at) for c in _unescape(text[i : i + length]))
-            column += length
-            i += length
-            continue
-        if formatted and ch in "{}":
-            if text[i + 1 : i + 2] == ch:  # `{{` is one brace
-                out.append((ch, at))
-                column, i = column + 2, i + 2
-                continue
-            if ch == "{":
-                end = _field_end(text, i)
-                out.extend((c, at) for c in "{…}")
-                for c in text[i:end]:
-                    line, column = (line + 1, 1) if c == "\n" else (line, column + 1)
-                i = end
-                continue
-        out.append((ch, at))
-        if ch == "\n":
-            line, column = line + 1, 1
-        else:
-            column += 1
-        i += 1
-    return out
-
-
-def _field_end(text: str, i: int) -> int:
-    """Past the `}` that closes the replacement field opened at text[i] (nested brackets,
-    strings and a format spec's own fields included)."""
-    depth = 0
-    n = len(text)
-    while i < n:
-        ch = text[i]
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        elif ch in "\"'" and depth > 0:
-            quote = text[i : i + 3] if text[i : i + 3] in ('"""', "'''") else ch
-            close = text.find(quote, i + len(quote))
-            i = n if close < 0 else close + len(quote)
-            continue
-        i += 1
-    return n
