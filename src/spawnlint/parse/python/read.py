@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import ast
 import bisect
-import io
-import tokenize
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from spawnlint.model import (
     AgentRecord,
@@ -32,25 +30,14 @@ from spawnlint.model import (
 from spawnlint.parse.frontmatter import parse_tool_list
 from spawnlint.parse.markdown import analyse
 from spawnlint.parse.prefilter import could_yield, has_spawn_word
+from spawnlint.parse.python.bounds import Refused, StringToken, string_tokens
 from spawnlint.parse.python.strings import Doc, decode_token
 from spawnlint.parse.send_message import mentions_send_message_tool
 from spawnlint.parse.spans import with_removals
 from spawnlint.parse.spawn_syntax import TooComplex, classify, is_absent, split_lines
 
-# CPython's parser refuses 200 nested brackets ("too many nested parentheses").
-MAX_NESTING = 200
-# Operators in a row at one bracket level (`-` * 20,000 + `1`, `1+1+...`): each is one level of
-# the tree that ast builds. No hand-written expression comes near.
-MAX_CHAIN = 1000
-# ast keeps about 1 KB a node: a file of more tokens than this is generated data, not a prompt.
-MAX_TOKENS = 100_000
 # A string scanned with the markdown recognisers has 12 characters or more
 _SHORTEST_SCANNED = 12
-_RESETS = frozenset({",", ";", "="})  # an operator chain ends at these (and at a line's end)
-_OPEN, _CLOSE = frozenset("([{"), frozenset(")]}")
-_CHAIN_WORDS = frozenset({"not", "await", "lambda", "if", "else", "and", "or", "in", "is"})
-_FSTRING_START = getattr(tokenize, "FSTRING_START", -1)  # Python 3.12+: f-strings are split up
-_FSTRING_END = getattr(tokenize, "FSTRING_END", -1)
 
 
 def may_be_scanned(value: str) -> bool:
@@ -59,25 +46,11 @@ def may_be_scanned(value: str) -> bool:
     return len(value) >= _SHORTEST_SCANNED and ("subagent_type" in value or has_spawn_word(value))
 
 
-@dataclass(frozen=True)
-class _Token:
-    """A string token as written: its text and where it starts and ends (1-based line, 0-based
-    character column, as tokenize counts)."""
-
-    start: tuple[int, int]
-    end: tuple[int, int]
-    text: str
-
-
-class _Refused(Exception):
-    """The file's shape is past what is read safely; the message says why."""
-
-
 def parse_python(path: str, text: str, callables: Sequence[str]) -> ParsedFile:
     lines = split_lines(text)
     try:
-        tokens = _string_tokens(text)
-    except _Refused as exc:
+        tokens = string_tokens(text)
+    except Refused as exc:
         return _problem(path, f"file {exc}, past what can be parsed safely; not checked")
     try:
         with warnings.catch_warnings():
@@ -116,82 +89,13 @@ def _problem(path: str, why: str) -> ParsedFile:
     return ParsedFile(path, FileKind.PYTHON, problems=(Problem("SL002", Finding(path, 1, 1, why)),))
 
 
-def _string_tokens(text: str) -> list[_Token] | None:
-    """Every string token (an f-string whole), in order; None when tokenize fails (ast then
-    says why). Raises _Refused for brackets nested too deep, an operator chain too long or too
-    many tokens — before ast.parse is given the file."""
-    out: list[_Token] = []
-    depth = count = 0
-    runs = [0]  # operators in a row, per open bracket
-    fstring: list[tuple[int, int]] = []  # 3.12+: where each open f-string starts
-    physical = text.replace("\r\n", "\n").replace("\r", "\n").split("\n") if _FSTRING_START >= 0 else []
-    try:
-        for token in tokenize.generate_tokens(io.StringIO(text, newline=None).readline):
-            count += 1
-            if count > MAX_TOKENS:
-                raise _Refused(f"holds more than {MAX_TOKENS} tokens")
-            kind, string = token.type, token.string
-            if kind == _FSTRING_START:
-                fstring.append(token.start)
-                continue
-            if kind == _FSTRING_END and fstring:
-                start = fstring.pop()
-                if not fstring:
-                    out.append(_Token(start, token.end, _slice(physical, start, token.end)))
-                continue
-            if fstring:
-                continue
-            if kind == tokenize.STRING:
-                out.append(_Token(token.start, token.end, string))
-            elif kind == tokenize.OP:
-                if string in _OPEN:
-                    runs[-1] += 1
-                    depth += 1
-                    if depth > MAX_NESTING:
-                        raise _Refused(f"nests brackets more than {MAX_NESTING} deep (line {token.start[0]})")
-                    runs.append(0)
-                elif string in _CLOSE:
-                    depth = max(0, depth - 1)
-                    if len(runs) > 1:
-                        runs.pop()
-                elif string in _RESETS:
-                    runs[-1] = 0
-                else:
-                    runs[-1] += 1
-            elif kind == tokenize.NAME and string in _CHAIN_WORDS:
-                runs[-1] += 1
-            elif kind == tokenize.NEWLINE:
-                depth, runs = 0, [0]
-            if runs[-1] > MAX_CHAIN:
-                raise _Refused(
-                    f"chains more than {MAX_CHAIN} operators in one expression (line {token.start[0]})"
-                )
-    except (tokenize.TokenError, SyntaxError) as exc:
-        if "too many nested parentheses" in str(exc):  # Python 3.12+ tokenizes in C, with this limit
-            raise _Refused(f"nests brackets more than {MAX_NESTING} deep (line {_line_of(exc)})") from None
-        return None
-    return out
-
-
-def _line_of(exc: Exception) -> int:
-    if isinstance(exc, SyntaxError):
-        return exc.lineno or 1
-    where = exc.args[1] if len(exc.args) > 1 else None
-    return where[0] if isinstance(where, tuple) and where and isinstance(where[0], int) else 1
-
-
-def _slice(physical: list[str], start: tuple[int, int], end: tuple[int, int]) -> str:
-    if start[0] == end[0]:
-        return physical[start[0] - 1][start[1] : end[1]]
-    middle = physical[start[0] : end[0] - 1]
-    return "\n".join([physical[start[0] - 1][start[1] :], *middle, physical[end[0] - 1][: end[1]]])
-
-
 _Func = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
 
 
 class _Reader:
-    def __init__(self, path: str, callables: tuple[str, ...], lines: list[str], tokens: list[_Token]) -> None:
+    def __init__(
+        self, path: str, callables: tuple[str, ...], lines: list[str], tokens: list[StringToken]
+    ) -> None:
         self.path = path
         self.callables = callables
         self.lines = lines
