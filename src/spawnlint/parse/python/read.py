@@ -1,11 +1,11 @@
-"""Python files, read with the standard library's `tokenize` and `ast` (never imported or executed):
+"""Python files, read with the standard library's `ast` and `tokenize` (never imported or executed):
 spawn calls, spawn dicts and tool-use blocks, spawn text inside string literals (scanned with the
 markdown recognisers, positions mapped back into the file through the string tokens), and
 `AgentDefinition` agents.
 
-One tokenize pass comes first: it bounds what `ast.parse` is given (bracket depth, operator
-chains, token count: a few kilobytes of `-` or `1+1+...` cost a parser seconds and gigabytes)
-and records where every string token is written, implicit concatenation included."""
+`bounds.py` decides whether the file is small and shallow enough to give `ast`, with a token pass
+only where ast cannot be trusted with it. A string's tokens (implicit concatenation, escapes,
+f-strings) are read by tokenizing its own source when the markdown recognisers need its text."""
 
 from __future__ import annotations
 
@@ -30,7 +30,15 @@ from spawnlint.model import (
 from spawnlint.parse.frontmatter import parse_tool_list
 from spawnlint.parse.markdown import analyse
 from spawnlint.parse.prefilter import could_yield, has_spawn_word
-from spawnlint.parse.python.bounds import Refused, StringToken, string_tokens
+from spawnlint.parse.python.bounds import (
+    AST_GUARDS_ITSELF,
+    Refused,
+    StringToken,
+    chains_are_short,
+    may_hold_too_many_tokens,
+    refusal,
+    string_tokens,
+)
 from spawnlint.parse.python.strings import Doc, decode_token
 from spawnlint.parse.send_message import mentions_send_message_tool
 from spawnlint.parse.spans import with_removals
@@ -48,26 +56,38 @@ def may_be_scanned(value: str) -> bool:
 
 def parse_python(path: str, text: str, callables: Sequence[str]) -> ParsedFile:
     lines = split_lines(text)
-    try:
-        tokens = string_tokens(text)
-    except Refused as exc:
-        return _problem(path, f"file {exc}, past what can be parsed safely; not checked")
+    # The token pass comes first where ast cannot be trusted with the file (CPython 3.10, or more
+    # tokens than MAX_TOKENS may be there); elsewhere only where ast refused the file (to say why
+    # in its words) or a logical line is long enough to chain too many operators.
+    passed = not AST_GUARDS_ITSELF or may_hold_too_many_tokens(text)
+    tokens: list[StringToken] | None = None
+    if passed:
+        try:
+            tokens = string_tokens(text)
+        except Refused as exc:
+            return _refused(path, str(exc))
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # "invalid escape sequence" and the like
             tree = ast.parse(text)
-    except SyntaxError as exc:
-        return _problem(path, f"Python syntax error on line {exc.lineno or 1} ({exc.msg}); not checked")
-    except (RecursionError, MemoryError, ValueError) as exc:
-        why = "nests too deep to be parsed" if not isinstance(exc, ValueError) else str(exc)
-        return _problem(path, f"Python file cannot be parsed ({why}); not checked")
-    if tokens is None:  # ast read what tokenize could not: no string positions to map back to
+    except (SyntaxError, RecursionError, MemoryError, ValueError) as exc:
+        why = None if passed else refusal(text)
+        return _refused(path, why) if why is not None else _unparsed(path, exc)
+    if not passed and not chains_are_short(tree, lines):
+        passed = True
+        try:
+            tokens = string_tokens(text)
+        except Refused as exc:
+            return _refused(path, str(exc))
+    if passed and tokens is None:  # ast read what tokenize could not: no string positions to map back to
         return _problem(path, "Python file cannot be tokenized; not checked")
     reader = _Reader(path, tuple(callables), lines, tokens)
     try:
         reader.read(tree)
     except TooComplex as exc:
         return _problem(path, str(exc))
+    except Refused as exc:
+        return _refused(path, str(exc))
     from spawnlint.parse import suppressions
 
     return ParsedFile(
@@ -77,6 +97,17 @@ def parse_python(path: str, text: str, callables: Sequence[str]) -> ParsedFile:
         sites=tuple(_with_edits(s, lines) for s in sorted(reader.sites, key=lambda s: (s.line, s.column))),
         suppressions=suppressions(lines, markdown=False),
     )
+
+
+def _refused(path: str, why: str) -> ParsedFile:
+    return _problem(path, f"file {why}, past what can be parsed safely; not checked")
+
+
+def _unparsed(path: str, exc: BaseException) -> ParsedFile:
+    if isinstance(exc, SyntaxError):
+        return _problem(path, f"Python syntax error on line {exc.lineno or 1} ({exc.msg}); not checked")
+    why = "nests too deep to be parsed" if not isinstance(exc, ValueError) else str(exc)
+    return _problem(path, f"Python file cannot be parsed ({why}); not checked")
 
 
 def _with_edits(site: SpawnSite, lines: list[str]) -> SpawnSite:
@@ -94,13 +125,15 @@ _Func = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
 
 class _Reader:
     def __init__(
-        self, path: str, callables: tuple[str, ...], lines: list[str], tokens: list[StringToken]
+        self, path: str, callables: tuple[str, ...], lines: list[str], tokens: list[StringToken] | None
     ) -> None:
+        """`tokens`: every string token of the file when the token pass ran; otherwise a string's
+        tokens are read from its own source when needed."""
         self.path = path
         self.callables = callables
         self.lines = lines
         self.tokens = tokens
-        self.token_starts = [t.start for t in tokens]
+        self.token_starts = [t.start for t in tokens] if tokens is not None else []
         self.sites: list[SpawnSite] = []
         self.claimed: set[int] = set()  # ids of nodes already read as part of a spawn
         self.definitions: dict[str, ast.Call] = {}  # variable -> AgentDefinition(...) call
@@ -313,18 +346,31 @@ class _Reader:
             return None
         line, column = self._start(node)
         end = self._end(node)
-        start = (line, column - 1)
-        stop = (end[0], end[1] - 1)
-        i = bisect.bisect_left(self.token_starts, start)
         chars: list[str] = []
         positions: list[tuple[int, int]] = []
-        while i < len(self.tokens) and self.tokens[i].start < stop:
-            token = self.tokens[i]
+        for token in self._string_tokens((line, column - 1), (end[0], end[1] - 1)):
             decode_token(token.text, (token.start[0], token.start[1] + 1), chars, positions)
-            i += 1
         if not positions and _string_value(node):
             return None
         return Doc("".join(chars), positions)
+
+    def _string_tokens(self, start: tuple[int, int], stop: tuple[int, int]) -> list[StringToken]:
+        """The string tokens that start from `start` up to `stop` (1-based lines, 0-based
+        columns): from the file's token pass, or by tokenizing that source alone (in brackets, so
+        that its line ends and indents mean nothing)."""
+        if self.tokens is None:
+            source = self._source_between((start[0], start[1] + 1), (stop[0], stop[1] + 1))
+            found = string_tokens("(" + source + ")")
+            if found is not None:
+                return [_moved(token, start) for token in found]
+            self.tokens = string_tokens("\n".join(self.lines)) or []  # never seen: as the file reads
+            self.token_starts = [t.start for t in self.tokens]
+        i = bisect.bisect_left(self.token_starts, start)
+        out = []
+        while i < len(self.tokens) and self.tokens[i].start < stop:
+            out.append(self.tokens[i])
+            i += 1
+        return out
 
     # --- agents ------------------------------------------------------------------------------
 
@@ -407,6 +453,16 @@ def _children(node: ast.AST) -> list[ast.AST]:
         elif isinstance(child, ast.AST) and not isinstance(child, _LEAVES):
             out.append(child)
     return out
+
+
+def _moved(token: StringToken, start: tuple[int, int]) -> StringToken:
+    """A token of `"(" + source` as it stands in the file, where that source starts at `start`."""
+    (line, column), (end_line, end_column) = token.start, token.end
+    if line == 1:
+        column += start[1] - 1
+    if end_line == 1:
+        end_column += start[1] - 1
+    return StringToken((line + start[0] - 1, column), (end_line + start[0] - 1, end_column), token.text)
 
 
 def _relocate(site: SpawnSite, doc: Doc) -> SpawnSite:
