@@ -3,9 +3,10 @@ spawn calls, spawn dicts and tool-use blocks, spawn text inside string literals 
 markdown recognisers, positions mapped back into the file through the string tokens), and
 `AgentDefinition` agents.
 
-`bounds.py` decides whether the file is small and shallow enough to give `ast`, with a token pass
-only where ast cannot be trusted with it. A string's tokens (implicit concatenation, escapes,
-f-strings) are read by tokenizing its own source when the markdown recognisers need its text."""
+`bounds.py` decides whether the file is small and shallow enough to give `ast`; `reach.py` finds
+the lines where anything could be read, and the walk goes down only into nodes that span one. A
+string's tokens (implicit concatenation, escapes, f-strings) are read by tokenizing its own source
+when the markdown recognisers need its text."""
 
 from __future__ import annotations
 
@@ -39,6 +40,7 @@ from spawnlint.parse.python.bounds import (
     refusal,
     string_tokens,
 )
+from spawnlint.parse.python.reach import reached_lines
 from spawnlint.parse.python.strings import Doc, decode_token
 from spawnlint.parse.send_message import mentions_send_message_tool
 from spawnlint.parse.spans import with_removals
@@ -83,7 +85,7 @@ def parse_python(path: str, text: str, callables: Sequence[str]) -> ParsedFile:
         return _problem(path, "Python file cannot be tokenized; not checked")
     reader = _Reader(path, tuple(callables), lines, tokens)
     try:
-        reader.read(tree)
+        reader.read(tree, reached_lines(text, lines))
     except TooComplex as exc:
         return _problem(path, str(exc))
     except Refused as exc:
@@ -165,9 +167,10 @@ class _Reader:
 
     # --- the walk ----------------------------------------------------------------------------
 
-    def read(self, tree: ast.Module) -> None:
+    def read(self, tree: ast.Module, reach: list[int] | None = None) -> None:
         """Every node, parents before children, in the order they are written (no recursion: a
-        tree a few thousand levels deep is walked like any other)."""
+        tree a few thousand levels deep is walked like any other); with `reach` (sorted 1-based
+        lines) only the nodes that span one of those lines, and their parents."""
         stack: list[ast.AST] = [tree]
         while stack:
             node = stack.pop()
@@ -182,9 +185,14 @@ class _Reader:
             elif isinstance(node, ast.JoinedStr):
                 self._scan_string(node)
                 continue  # its parts were read as one document
-            elif isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes)):
-                self._scan_string(node)
-            stack.extend(reversed(_children(node)))
+            elif isinstance(node, ast.Constant):
+                if isinstance(node.value, (str, bytes)):
+                    self._scan_string(node)
+                continue  # nothing below it
+            children = _children(node)
+            if reach is not None:
+                children = _reaching(children, reach)
+            stack.extend(reversed(children))
 
     def _skip_docstring(self, node: ast.Module | _Func) -> None:
         """A docstring describes code; it instructs no model, so it holds no spawn site. (Only
@@ -332,7 +340,7 @@ class _Reader:
         if value is None or not may_be_scanned(value) or not could_yield(value):
             return  # could_yield: the markdown body test, which no string with a spawn fails
         doc = self._doc(node)
-        if doc is None or not may_be_scanned(doc.text) or not could_yield(doc.text):
+        if doc is None or (doc.text != value and not (may_be_scanned(doc.text) and could_yield(doc.text))):
             return
         for site in analyse(self.path, split_lines(doc.text), 0).sites:
             self.sites.append(_relocate(site, doc))
@@ -453,6 +461,30 @@ def _children(node: ast.AST) -> list[ast.AST]:
         elif isinstance(child, ast.AST) and not isinstance(child, _LEAVES):
             out.append(child)
     return out
+
+
+def _reaching(nodes: list[ast.AST], reach: list[int]) -> list[ast.AST]:
+    """The nodes whose lines (their decorators' included) hold one of `reach`; a node without a
+    position (arguments, comprehensions, match cases) is always gone into."""
+    if not reach:
+        return []
+    kept = []
+    last_reached = reach[-1]
+    for node in nodes:
+        first: int | None = getattr(node, "lineno", None)
+        if first is None:
+            kept.append(node)
+            continue
+        if type(node) in _DECORATED and node.decorator_list:  # type: ignore[attr-defined]
+            first = node.decorator_list[0].lineno  # type: ignore[attr-defined]
+        if first > last_reached:
+            continue
+        if reach[bisect.bisect_left(reach, first)] <= (getattr(node, "end_lineno", None) or first):
+            kept.append(node)
+    return kept
+
+
+_DECORATED = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
 
 
 def _moved(token: StringToken, start: tuple[int, int]) -> StringToken:
