@@ -110,3 +110,29 @@ def test_an_ordinary_file_is_not_tokenized_whole(monkeypatch: pytest.MonkeyPatch
         assert sources and all(len(s) < 100 for s in sources)
     else:  # CPython 3.10 builds a deep tree by unchecked C recursion: the pass comes first
         assert src in sources
+
+
+@pytest.mark.parametrize("collecting", [True, False])
+def test_the_garbage_collector_is_left_as_it_was(collecting: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    # ast.parse runs with the cyclic collector paused (an ast holds no cycles); it must be back as
+    # it was however the parse ends, and paused only while ast builds the tree.
+    import ast
+    import gc
+
+    seen: list[bool] = []
+    real = ast.parse
+
+    def parse(source: str, *args: object, **kwargs: object) -> ast.Module:
+        seen.append(gc.isenabled())
+        return real(source, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ast, "parse", parse)
+    was = gc.isenabled()
+    (gc.enable if collecting else gc.disable)()
+    try:
+        for src in (SPAWN, "def f(:\n", "x = " + "-" * 3000 + "1\n"):
+            parse_python("x.py", src, CALLABLES)
+            assert gc.isenabled() is collecting
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert seen and not any(seen)

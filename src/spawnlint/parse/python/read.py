@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import gc
 import warnings
 from collections.abc import Sequence
 from dataclasses import replace
@@ -69,9 +70,7 @@ def parse_python(path: str, text: str, callables: Sequence[str]) -> ParsedFile:
         except Refused as exc:
             return _refused(path, str(exc))
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # "invalid escape sequence" and the like
-            tree = ast.parse(text)
+        tree = _ast(text)
     except (SyntaxError, RecursionError, MemoryError, ValueError) as exc:
         why = None if passed else refusal(text)
         return _refused(path, why) if why is not None else _unparsed(path, exc)
@@ -99,6 +98,21 @@ def parse_python(path: str, text: str, callables: Sequence[str]) -> ParsedFile:
         sites=tuple(_with_edits(s, lines) for s in sorted(reader.sites, key=lambda s: (s.line, s.column))),
         suppressions=suppressions(lines, markdown=False),
     )
+
+
+def _ast(text: str) -> ast.Module:
+    """The tree, built with the cyclic garbage collector paused: an ast holds no cycles, and the
+    collector went through every node ast made while making it (18% of ast.parse on nine copies of
+    claude-plugins-official, 40% beside 300,000 live objects such as a project's)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # "invalid escape sequence" and the like
+            return ast.parse(text)
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def _refused(path: str, why: str) -> ParsedFile:
