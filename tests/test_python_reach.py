@@ -107,3 +107,22 @@ def test_only_lines_that_could_hold_something_are_reached() -> None:
         "x = os.environ['HOME']\n"
     )
     assert reached_lines(src, split_lines(src)) == [5]
+
+
+def test_a_string_tokenize_cannot_read_alone_is_read_from_the_file_s_tokens(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A literal's tokens come from its own source; were tokenize to refuse that, the file's own
+    # token pass decides, as it did when it always ran first.
+    from spawnlint.parse.python import read
+
+    real = read.string_tokens
+    monkeypatch.setattr(read, "string_tokens", lambda text: None if text.startswith("(") else real(text))
+    assert sites('HOOK = """Use the Task tool:\n- `subagent_type`: `critic`\n- `name`: `hooked`\n"""\n') == [
+        ("F4", 1, 11, "critic", "hooked")
+    ]
+    monkeypatch.setattr(read, "string_tokens", lambda text: None)
+    parsed = parse_python(
+        "x.py", 'HOOK = """Use the Task tool:\n- `subagent_type`: `critic`\n"""\n', CALLABLES
+    )
+    assert [p.finding.message for p in parsed.problems] == ["Python file cannot be tokenized; not checked"]

@@ -81,7 +81,7 @@ def parse_python(path: str, text: str, callables: Sequence[str]) -> ParsedFile:
         except Refused as exc:
             return _refused(path, str(exc))
     if passed and tokens is None:  # ast read what tokenize could not: no string positions to map back to
-        return _problem(path, "Python file cannot be tokenized; not checked")
+        return _untokenized(path)
     reader = _Reader(path, tuple(callables), lines, tokens)
     try:
         reader.read(tree, reached_lines(text, lines))
@@ -89,6 +89,8 @@ def parse_python(path: str, text: str, callables: Sequence[str]) -> ParsedFile:
         return _problem(path, str(exc))
     except Refused as exc:
         return _refused(path, str(exc))
+    except _Untokenized:
+        return _untokenized(path)
     from spawnlint.parse import suppressions
 
     return ParsedFile(
@@ -98,6 +100,10 @@ def parse_python(path: str, text: str, callables: Sequence[str]) -> ParsedFile:
         sites=tuple(_with_edits(s, lines) for s in sorted(reader.sites, key=lambda s: (s.line, s.column))),
         suppressions=suppressions(lines, markdown=False),
     )
+
+
+class _Untokenized(Exception):
+    """tokenize could not read the file that ast did."""
 
 
 def _ast(text: str) -> ast.Module:
@@ -113,6 +119,10 @@ def _ast(text: str) -> ast.Module:
     finally:
         if collecting:
             gc.enable()
+
+
+def _untokenized(path: str) -> ParsedFile:
+    return _problem(path, "Python file cannot be tokenized; not checked")
 
 
 def _refused(path: str, why: str) -> ParsedFile:
@@ -385,8 +395,10 @@ class _Reader:
             found = string_tokens("(" + source + ")")
             if found is not None:
                 return [_moved(token, start) for token in found]
-            self.tokens = string_tokens("\n".join(self.lines)) or []  # never seen: as the file reads
-            self.token_starts = [t.start for t in self.tokens]
+            tokens = string_tokens("\n".join(self.lines))  # never seen: the file's own tokens
+            if tokens is None:
+                raise _Untokenized
+            self.tokens, self.token_starts = tokens, [t.start for t in tokens]
         i = bisect.bisect_left(self.token_starts, start)
         out = []
         while i < len(self.tokens) and self.tokens[i].start < stop:
