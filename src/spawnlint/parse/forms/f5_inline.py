@@ -11,7 +11,15 @@ from spawnlint.parse.forms import prose_passes, removal, vocabulary
 from spawnlint.parse.forms.prose import TOOL_SENTENCE_WORDS, last_spawn_mention, names_the_tool, tool_in
 from spawnlint.parse.forms.rule_sentence import is_rule_sentence
 from spawnlint.parse.forms.spec import Claims, Doc, FormSpec, Found, Pass
-from spawnlint.parse.forms.syntax import PARAM_KEYS, as_written, classify, is_absent, param_at
+from spawnlint.parse.forms.syntax import (
+    PARAM_KEYS,
+    RawParam,
+    as_written,
+    classify,
+    is_absent,
+    param_at,
+    split_params,
+)
 from spawnlint.parse.forms.trigger import Paragraphs, Trigger
 from spawnlint.parse.text import CODE_SPAN, Block, FormExamples, LineIndex, RawSite, split_sentences
 
@@ -27,6 +35,8 @@ _SPAN_KEY_THEN_VALUE = re.compile(
 _BARE_KV = re.compile(
     rf"""\b(?P<key>subagent_type|name){_SEPARATOR}(?P<value>"[^"\n]+"|'[^'\n]+'|[\w:.-]+(?=[\s,.;)]|$))"""
 )
+# A whole call in one span, its tool name first or not: `Task: team_name="x", name="y"`
+_SPAN_CALL = re.compile(r"^\s*(?:(?:Task|Agent)\s*(?::|\()\s*)?(?P<args>[a-z_]+\s*[=:].*?)\)?\s*$", re.DOTALL)
 _FORBID = re.compile(rf"\b{vocabulary.alternation(vocabulary.FORBIDDING_A_PARAMETER)}\b", re.IGNORECASE)
 _CONSTRUCTOR = re.compile(r"\bnew\s+(?:Agent|Task)\s*\(")
 
@@ -116,6 +126,15 @@ def sentence_params(sentence: Sentence) -> tuple[Param, ...]:
     found: dict[str, Param] = {}
     for m in CODE_SPAN.finditer(sentence.text):
         kv = _SPAN_KV.match(m.group(1))
+        call = _SPAN_CALL.match(m.group(1))
+        if call is not None and (kv is None or kv.group(1) not in PARAM_KEYS or "," in m.group(1)):
+            # a whole call in one span: `Task: team_name="x", name="y", subagent_type="z"`
+            base = m.start(1) + call.start("args")
+            raw = [p for p in split_params(call.group("args"), base) if p.key in PARAM_KEYS]
+            if len(raw) >= 2:
+                for p in raw:
+                    _add_written(found, p, index)
+                continue
         if kv is None or kv.group(1) not in PARAM_KEYS:
             continue
         at = (m.start(1), m.start(1) + kv.start(2))
@@ -129,6 +148,14 @@ def sentence_params(sentence: Sentence) -> tuple[Param, ...]:
             at = (m.start("key"), m.start("value"))
             _add_inline(found, sentence.text, m.group("key"), m.group("value"), at, index)
     return tuple(found.values())
+
+
+def _add_written(found: dict[str, Param], raw: RawParam, index: LineIndex) -> None:
+    if raw.key in found or (raw.key == "name" and is_absent(raw.value)):
+        return
+    line, column = index.position(raw.offset)
+    value_line, value_column = index.position(raw.value_offset)
+    found[raw.key] = Param(raw.key, raw.value, as_written(raw.kind), line, column, value_line, value_column)
 
 
 def _blank_code_spans(text: str) -> str:
@@ -165,7 +192,10 @@ SPANS = Pass("inline parameters", (Form.F5,), TRIGGER, _spans)
 # spawnlint: ignore-file[SL301]
 EXAMPLES = FormExamples(
     Form.F5,
-    valid=('Use the Task tool with `subagent_type="shop:critic"` and `name: "c1"`.',),
+    valid=(
+        'Use the Task tool with `subagent_type="shop:critic"` and `name: "c1"`.',
+        'Spawn the critic: `Task: name="c1", subagent_type="shop:critic"`; hand it the plan.',
+    ),
     invalid=("Never pass `name` to the Agent tool: a named spawn runs as an `in_process_teammate`.",),
 )
 

@@ -5,6 +5,7 @@ agents." — in English here, in other languages in languages.py. A medium-confi
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from spawnlint.model import Edit, Form, Param
 from spawnlint.parse.forms import languages, removal, vocabulary
@@ -19,6 +20,7 @@ from spawnlint.parse.forms.prose import (
     ProseSpawn,
     governed,
     is_instruction,
+    names_the_tool,
     references,
     teammate_names,
     verb_in,
@@ -33,7 +35,7 @@ _GENERIC = re.compile(
     r"(?:\s*[-–]\s*\d+)?|several|multiple|parallel|new|fresh|separate|dedicated|additional|another|both|all|these"
     r"|specialized|specialised|specialist|independent|individual|background)"
     # the words before "agents" describe them: "both users and agents" joins a second noun
-    rf"\s+(?:(?!(?:and|or|nor)\s)[\w*-]+\s+){{0,3}}?{CORE_NOUN}\b" + COMPOUND_HEAD,
+    rf"\s+(?:(?!(?:and|or|nor)\s)[\w*`-]+\s+){{0,3}}?{CORE_NOUN}\b" + COMPOUND_HEAD,
     re.IGNORECASE,
 )
 _AS_SUBAGENTS = re.compile(
@@ -46,7 +48,9 @@ _AS_SUBAGENTS = re.compile(
 # order", "Dispatch specialized agents", "Launch the reviewers concurrently", "delegate to
 # sub-agents", "Spawn the appropriate fully qualified subagent".
 _DESCRIBED = re.compile(
-    r"^\s*(?:(?!(?:and|or|nor|than|as|like|of|from|if|when)\s)[\w*`-]+\s+){0,4}?"
+    r"^\s*(?:(?:to\s+)?(?:the|a|an|all|any|each|both)\s+|to\s+)?"
+    r"(?:(?!(?:and|or|nor|than|as|like|of|from|if|when|to|the|a|an|this|that|its|their)\s)[\w`-]+\s+){0,4}?"
+    r"(?:to\s+(?:(?:the|a|an)\s+)?)?"  # "Delegate the work to sub-agents"
     rf"(?:{CORE_NOUN}|(?:reviewer|critic)s)\b" + COMPOUND_HEAD,
     re.IGNORECASE,
 )
@@ -72,29 +76,38 @@ _SELF = re.compile(r"\b(?:this|that|the\s+same|each|which|whose)\s+(?:sub-?)?age
 def sentence_spawns(text: str) -> list[ProseSpawn]:
     """The spawns of an English sentence: the agents its first governing verb names, a generic
     "two parallel agents", or "dispatch them as sub-agents"."""
-    verbs = [v for v in VERB_RE.finditer(text) if is_instruction(text, v)]
+    verbs = sorted(
+        [
+            _Verb(v.start(), v.end(), v.group(0).lower().split()[0])
+            for v in VERB_RE.finditer(text)
+            if is_instruction(text, v)
+        ]
+        + _describing_verbs(text)
+    )
     for i, verb in enumerate(verbs):
-        word = verb.group(0).lower().split()[0]
-        if word in IMPERATIVE_ONLY and text[: verb.start()].strip(" *-#>0123456789.)"):
+        word = verb.word
+        if word in IMPERATIVE_ONLY and text[: verb.start].strip(" *-#>0123456789.)"):
             continue
-        end = verbs[i + 1].start() if i + 1 < len(verbs) else len(text)
-        rest = text[verb.end() : min(end, verb.end() + 240)]
-        refs = references(rest, verb.end(), strong=word in STRONG_VERBS)
+        end = verbs[i + 1].start if i + 1 < len(verbs) else len(text)
+        rest = text[verb.end : min(end, verb.end + 240)]
+        refs = references(rest, verb.end, strong=word in STRONG_VERBS or names_the_tool(text))
+        if not refs and word in _TO_AN_AGENT_WORDS:
+            refs = _to_an_agent(rest, verb.end)
         if refs:
-            names = teammate_names(text, verb.end())
+            names = teammate_names(text, verb.end)
             if len(refs) == 1 and names:
                 target, at = refs[0]
-                return [ProseSpawn(Form.F6, verb.start(), target, at, n, o) for n, o in names]
-            return [ProseSpawn(Form.F6, verb.start(), n, o, None, 0) for n, o in refs]
+                return [ProseSpawn(Form.F6, verb.start, target, at, n, o) for n, o in names]
+            return [ProseSpawn(Form.F6, verb.start, n, o, None, 0) for n, o in refs]
         clause = re.split(r"[.;:!?]\s", rest[:160], maxsplit=1)[0]
         if word in STRONG_VERBS and _AS_SUBAGENTS.search(clause):
-            return [ProseSpawn(Form.F6, verb.start(), None, 0, None, 0)]  # "dispatch them as sub-agents"
+            return [ProseSpawn(Form.F6, verb.start, None, 0, None, 0)]  # "dispatch them as sub-agents"
         generic = _GENERIC.search(clause)
         if generic and not governed(
             clause[: generic.start()] + " ".join(clause[generic.start() : generic.end()].split()[:-1])
         ):
             generic = None  # "run as a main-session agent" describes, it does not spawn
-        if generic is None and word not in ("call", "send", "create", "form"):
+        if generic is None and word not in ("call", "send", "create", "form") and not verb.describing:
             generic = (_DESCRIBED if word in STRONG_VERBS else _SPAWNED).search(clause)
             if generic and not governed(clause[: generic.start()] + generic.group(0).rsplit(None, 1)[0]):
                 generic = None
@@ -105,11 +118,61 @@ def sentence_spawns(text: str) -> list[ProseSpawn]:
             and not _SELF.search(rest[: generic.end()])
             and word not in ("call", "send", "create", "form")
         ):
-            names = teammate_names(text, verb.end())  # "Spawn a teammate named 'coder-1'"
+            names = teammate_names(text, verb.end)  # "Spawn a teammate named 'coder-1'"
             if names:
-                return [ProseSpawn(Form.F6, verb.start(), None, 0, n, o) for n, o in names]
-            return [ProseSpawn(Form.F6, verb.start(), None, 0, None, 0)]
+                return [ProseSpawn(Form.F6, verb.start, None, 0, n, o) for n, o in names]
+            return [ProseSpawn(Form.F6, verb.start, None, 0, None, 0)]
     return _by_the_tool(text, verbs)
+
+
+@dataclass(frozen=True, order=True)
+class _Verb:
+    start: int
+    end: int
+    word: str  # its base form, lower-case: "launch" for "Launches"
+    describing: bool = False  # "Launches the x agent": what the unit does, said of it
+
+
+# What a command or skill says it does, at a sentence's start or after "this skill": "Launches the
+# **security-auditor** agent", "This skill dispatches one of two specialist agents".
+_DESCRIBING = re.compile(
+    r"(?:^[\s>*_#-]*(?:\d+[.)]\s*)?(?:\*\*)?|\bthis\s+(?:skill|command|workflow|plugin)\s+"
+    r"(?:(?:will|then|also|first)\s+)?)"
+    r"(?P<verb>spawns|launches|dispatches|delegates|invokes|activates|kicks\s+off|fans\s+out|hands\s+off)\b",
+    re.IGNORECASE,
+)
+
+
+_BASE_FORMS = {"launches": "launch", "dispatches": "dispatch", "activates": "activate", "hands": "hand"}
+
+
+def _describing_verbs(text: str) -> list[_Verb]:
+    found = []
+    for m in _DESCRIBING.finditer(text):
+        word = m.group("verb").lower().split()[0]
+        found.append(
+            _Verb(m.start("verb"), m.end("verb"), _BASE_FORMS.get(word, word.removesuffix("s")), True)
+        )
+    return found
+
+
+# "Delegate the actual edit to `claude-md-steward`": the agent after "to", a few words on.
+_TO_AN_AGENT_WORDS = ("delegate", "hand")  # not "send to `team-lead-2`": a message
+_TO_AN_AGENT = re.compile(
+    r"^(?:\s+[\w-]+){0,5}?\s+to\s+(?:the\s+)?(?:\*\*)?"
+    r"`(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)+|[a-z][\w-]*:[a-z][\w.-]*)`"
+    r"(?!\s*(?:skill|command|tool|script|file|cli|hook|workflow|mcp|server|plugin)s?\b)"
+)
+
+
+_AFTER_TO = re.compile(
+    rf"\b{vocabulary.alternation(_TO_AN_AGENT_WORDS)}\b" + _TO_AN_AGENT.pattern[1:], re.IGNORECASE
+)
+
+
+def _to_an_agent(rest: str, base: int) -> list[tuple[str, int]]:
+    m = _TO_AN_AGENT.match(rest)
+    return [(m.group("name"), base + m.start("name"))] if m else []
 
 
 # The Agent/Task tool as the instrument or the object of a verb, with no agent named: "use the
@@ -124,20 +187,32 @@ _TOOL_CALLS = re.compile(
 )
 
 
-def _by_the_tool(text: str, verbs: list[re.Match[str]]) -> list[ProseSpawn]:
+def _by_the_tool(text: str, verbs: list[_Verb]) -> list[ProseSpawn]:
     for verb in verbs:
-        word = verb.group(0).lower().split()[0]
-        if word in IMPERATIVE_ONLY and text[: verb.start()].strip(" *-#>0123456789.)"):
+        if verb.word in IMPERATIVE_ONLY and text[: verb.start].strip(" *-#>0123456789.)"):
             continue
-        if word in ("use", "call", "invoke") and _TOOL_OBJECT.match(text, verb.end()):
-            return [ProseSpawn(Form.F6, verb.start(), None, 0, None, 0)]
-        clause = re.split(r"[.;!?]\s", text[verb.end() : verb.end() + 200], maxsplit=1)[0]
+        if verb.word in ("use", "call", "invoke") and _TOOL_OBJECT.match(text, verb.end):
+            return [ProseSpawn(Form.F6, verb.start, None, 0, None, 0)]
+        clause = re.split(r"[.;!?]\s", text[verb.end : verb.end + 200], maxsplit=1)[0]
         if _TOOL_INSTRUMENT.search(clause) or _TOOL_CALLS.search(clause):
-            return [ProseSpawn(Form.F6, verb.start(), None, 0, None, 0)]
-    calls = _TOOL_CALLS.search(text)  # "Make a single Task call", "one Agent call per file"
-    if calls and not NEGATION.search(text[max(0, calls.start() - 160) : calls.start()]):
-        return [ProseSpawn(Form.F6, calls.start(), None, 0, None, 0)]
+            return [ProseSpawn(Form.F6, verb.start, None, 0, None, 0)]
+    for pattern in (_TOOL_CALLS, _BY_SUBAGENTS):  # "Make a single Task call", "... using a subagent"
+        m = pattern.search(text)
+        if m and not NEGATION.search(text[max(0, m.start() - 160) : m.start()].replace("*", "")):
+            return [ProseSpawn(Form.F6, m.start(), None, 0, None, 0)]
     return []
+
+
+# Sub-agents as the means: "fall back to meta-prompting using a subagent", "Parallelize this step
+# with individual sub-agents", "run it in a fresh subagent".
+_BY_SUBAGENTS = re.compile(
+    r"\b(?:using|via|through|with|in)\s+(?:a|an|one|parallel|separate|dedicated|individual|fresh|new"
+    r"|multiple|several|isolated|specialized|\d+)\s+(?:(?!(?:per|of|for|each|and|or)\s)[\w-]+\s+){0,2}?"
+    + r"sub-?agents?"  # not "share it with a teammate": a person
+    + r"\b"
+    + COMPOUND_HEAD,
+    re.IGNORECASE,
+)
 
 
 _USE_THE_TOOL = re.compile(rf"\b(?:use|call|invoke)\s+{_THE_TOOL}", re.IGNORECASE)
@@ -148,8 +223,12 @@ def _verb_or_tool(text: str, low: str, paragraphs: Paragraphs) -> bool:
     it: the object of use/call/invoke, an instrument after a verb, or counted calls."""
     if VERB_TRIGGER.test is not None and VERB_TRIGGER.test(text, low, paragraphs):
         return True
-    if _USE_THE_TOOL.search(text) or _TOOL_CALLS.search(text):
+    if _USE_THE_TOOL.search(text) or _TOOL_CALLS.search(text) or _BY_SUBAGENTS.search(text):
         return True
+    if _AFTER_TO.search(text):
+        return True
+    if _DESCRIBING.search(text):
+        return True  # "Launches the x agent": its agents are read like those of the verb
     for m in _TOOL_INSTRUMENT.finditer(text):
         if verb_in(text, max(paragraphs.around(m.start())[0], m.start() - 200), m.start()):
             return True
@@ -190,6 +269,12 @@ EXAMPLES = FormExamples(
         "Make a single Task call with the prompt below.",
         "Send it to the chosen agent via the Agent tool.",
         "Invoke the lz-advisor:advisor agent via the Agent tool.",
+        "Activates the **auth-architect** agent to help you.",
+        "This command launches two parallel subagents.",
+        "Delegate the actual edit to `claude-md-steward`.",
+        "If the server is down, fall back to meta-prompting using a subagent.",
+        "Parallelize this step with individual sub-agents.",
+        "Spawn one `Task` subagent to read the skill cold.",
     ),
     invalid=(
         "Do not spawn the **security-auditor** agent.",
@@ -219,6 +304,14 @@ EXAMPLES = FormExamples(
         "Check if `/delegate` references agents that don't exist.",
         "End with a pointer to the 'When to invoke' section in the agent body.",
         "Use to ensure subagent completed its task.",
+        "Launches the build script.",
+        "Do not run it in a subagent.",
+        "Summarise the answers as a table with one row per teammate.",
+        "Capture the logs to share with a teammate.",
+        "If a teammate was spawned as `team-lead-2`, send to `team-lead-2`, not `team-lead`.",
+        "This skill hands off **judgment** the agent cannot make to the user.",
+        "- Delegates to plugin agent",
+        "Delegate the commit to `git-commit` skill.",
     ),
 )
 
