@@ -320,7 +320,6 @@ def test_parameter_words_inside_list_items_are_not_parameter_bullets(body: str) 
     [
         "Run the critical path analysis on the build.",  # "critic" inside a longer word
         "Use `useAgentEvents` to read the stream.",  # "agent" inside an identifier
-        "Launch the build. Read the report: it lists each failure.",  # a colon inside a line
         "The `name` field names the file; the Task tool reads it.",  # a `name` span, no value
     ],
 )

@@ -255,6 +255,9 @@ class ParsedFile:
     subagent_lines: tuple[int, ...] = ()
     # (line, column) of body sentences that read a teammate's idle state as its result (SL105)
     idle_claims: tuple[tuple[int, int], ...] = ()
+    # prose that spawns if what it names is an agent of the project (parse/forms: `candidate`);
+    # build_project keeps those whose target resolves
+    candidates: tuple[SpawnSite, ...] = ()
 
     @property
     def editable(self) -> bool:

@@ -73,7 +73,7 @@ def build_project(
     spawns = tuple(
         Spawn(site, unit_ids.get(site.path), _resolve(site, index, settings.agents, sources))
         for path in sorted(parsed)
-        for site in parsed[path].sites
+        for site in (*parsed[path].sites, *_confirmed(parsed[path], index))
         if not _names_a_skill_or_command(site, index, invocable, plugin_names)
     )
     if focus is not None:
@@ -112,6 +112,26 @@ def build_project(
         failure_fields=settings.result_contract.failure_fields,
         own_namespaces=_own_namespaces(discovery),
     )
+
+
+def _confirmed(file: ParsedFile, index: Mapping[str, tuple[Agent, ...]]) -> tuple[SpawnSite, ...]:
+    """The file's candidate sites (prose that names an agent plainly: "Launch recon-invoker") whose
+    name is an agent of the project, as that agent's id; a built-in does not count ("Launch the
+    explore step"), nor a line that holds a site already. One lookup a candidate."""
+    if not file.candidates:
+        return ()
+    taken = {s.line for s in file.sites}
+    found = []
+    for site in file.candidates:
+        target = site.subagent_type
+        if target is None or site.line in taken:
+            continue
+        key = "-".join(target.value.strip().lower().replace("_", " ").split())
+        agents = index.get(key, ())
+        if agents and not all(a.builtin for a in agents):
+            found.append(replace(site, subagent_type=replace(target, value=key)))
+            taken.add(site.line)
+    return tuple(found)
 
 
 def _own_namespaces(discovery: Discovery) -> frozenset[str]:

@@ -105,6 +105,7 @@ def parse_text(path: str, text: str, kind: FileKind, all_sentences: bool = True)
         agents=(agent,) if agent else (),
         unit_frontmatter=unit_fm,
         sites=tuple(fork) + (facts.sites if facts else ()),
+        candidates=facts.candidates if facts else (),
         sentences=facts.sentences if facts else (),
         sections=facts.sections if facts else (),
         suppressions=suppressions(lines, markdown=True, hash_comments_until=body_start)

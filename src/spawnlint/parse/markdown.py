@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class MarkdownFacts:
     sites: tuple[SpawnSite, ...]
+    candidates: tuple[SpawnSite, ...]
     sentences: tuple[Sentence, ...]
     sections: tuple[Section, ...]
     mentions_send_message: bool
@@ -45,14 +46,20 @@ def analyse(path: str, lines: list[str], body_start: int, all_sentences: bool = 
     raw_sites = find_sites(doc)
     told: dict[Section | None, bool] = {}  # per section: does it name the SendMessage tool?
     tops = list(structure.tops)
-    sites = tuple(
-        with_removals(_in_block(to_site(path, structure, sections, raw, told), tops, lines), lines)
+    read = [
+        (
+            raw.candidate,
+            with_removals(_in_block(to_site(path, structure, sections, raw, told), tops, lines), lines),
+        )
         for raw in raw_sites
         if not is_counter_example(structure, raw)
-    )
+    ]
+    sites = [site for candidate, site in read if not candidate]
+    candidates = [site for candidate, site in read if candidate]
     body = "\n".join(blanked)
     return MarkdownFacts(
         sites=tuple(sorted(sites, key=lambda s: (s.line, s.column))),
+        candidates=tuple(sorted(candidates, key=lambda s: (s.line, s.column))),
         sentences=tuple(sentences_of(structure, None if all_sentences else rule_blocks(doc))),
         sections=sections,
         mentions_send_message=mentions_send_message_tool(body),

@@ -81,6 +81,9 @@ class RawSite:
     params: tuple[Param, ...]
     block: Block
     confidence: str = "high"
+    # a spawn only if its target is an agent of the project (prose that names an agent plainly:
+    # "Launch recon-invoker"); the project stage confirms it (one lookup in the agent index)
+    candidate: bool = False
 
 
 def block_sentences(structure: Structure, block: Block) -> list[Sentence]:

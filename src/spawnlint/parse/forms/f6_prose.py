@@ -14,6 +14,7 @@ from spawnlint.parse.forms.prose import (
     CORE_NOUN,
     IMPERATIVE_ONLY,
     NEGATION,
+    NOT_AN_AGENT,
     STRONG_VERBS,
     VERB_RE,
     VERB_TRIGGER,
@@ -321,4 +322,121 @@ SPEC = FormSpec(
     _remove,
     (EXAMPLES, *languages.EXAMPLES),
     has_syntax=False,
+)
+
+
+# Prose that names an agent plainly, read as a spawn only where the name is an agent of the project
+# (the project stage confirms it): "Launch recon-invoker and the aspects", "Spawn the ferryman",
+# "Have the planner agent draft it". The name right after a strong verb, or before an agent noun
+# after any verb.
+_NAME = r"(?P<name>`[^`\s]{2,60}`|\*\*[^*\n]{2,60}\*\*|@?[A-Za-z][\w.:-]*(?:\s+[A-Z][\w-]*){0,2})"
+# A plain single word needs its article ("Spawn the ferryman"; "App Launch template" is a noun);
+# a name the text calls a skill, command or tool is none of an agent.
+_NOT_AN_AGENT_AFTER = (
+    r"(?!\s*(?:skill|command|tool|script|file|cli|hook|workflow|mcp|server|plugin|template)s?\b)"
+)
+_AFTER_STRONG = re.compile(
+    r"^\s+(?:to\s+)?(?:(?:(?:the|our|your)\s+)(?P<plain>[a-z][a-z0-9]*)\b|(?:(?:the|our|your)\s+)?"
+    r"(?P<marked>`@?[^`\s]{2,60}`|\*\*[^*\n]{2,60}\*\*|@?[a-z][\w.]*(?:[-:][\w.]+)+))" + _NOT_AN_AGENT_AFTER
+)
+_BEFORE_NOUN = re.compile(
+    rf"^\s+(?:(?:to|with|on)\s+)?(?:(?:the|our|your|a|an)\s+)?{_NAME}\s+(?:sub-?)?(?:agent|teammate)\b(?![-\w])",
+    re.IGNORECASE,
+)
+_NOT_A_NAME = frozenset(
+    {
+        *NOT_AN_AGENT,
+        *[
+            "it",
+            "them",
+            "this",
+            "these",
+            "those",
+            "all",
+            "any",
+            "each",
+            "every",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "new",
+            "parallel",
+            "multiple",
+        ],
+        *[
+            "several",
+            "another",
+            "other",
+            "more",
+            "same",
+            "first",
+            "next",
+            "last",
+            "following",
+            "appropriate",
+            "relevant",
+            "right",
+        ],
+        *[
+            "specialized",
+            "agents",
+            "subagents",
+            "sub-agent",
+            "sub-agents",
+            "teammates",
+            "work",
+            "job",
+            "jobs",
+            "step",
+            "steps",
+            "tasks",
+        ],
+    }
+)
+
+
+def mentions(text: str) -> list[ProseSpawn]:
+    """The agents a sentence may spawn by name, to be confirmed against the project's agents."""
+    found: list[ProseSpawn] = []
+    verbs = [
+        _Verb(v.start(), v.end(), v.group(0).lower().split()[0])
+        for v in VERB_RE.finditer(text)
+        if is_instruction(text, v)
+    ]
+    for verb in sorted(verbs + _describing_verbs(text)):
+        if verb.word in IMPERATIVE_ONLY and text[: verb.start].strip(" *-#>0123456789.)"):
+            continue
+        rest = text[verb.end : verb.end + 160]
+        patterns = (_AFTER_STRONG, _BEFORE_NOUN) if verb.word in STRONG_VERBS else (_BEFORE_NOUN,)
+        m = next((hit for p in patterns if (hit := p.match(rest))), None)
+        if m is None:
+            continue
+        raw = next(g for g in (m.groupdict().get(k) for k in ("name", "plain", "marked")) if g).rstrip(
+            ".,;:!?"
+        )
+        name = raw.strip("`*@")
+        if not name or name.lower() in _NOT_A_NAME:
+            continue
+        group = next(k for k in ("name", "plain", "marked") if m.groupdict().get(k))
+        at = verb.end + m.start(group) + len(raw) - len(raw.lstrip("`*@"))
+        found.append(ProseSpawn(Form.F6, verb.start, name, at, None, 0))
+        if len(found) >= 3:
+            break
+    return found or languages.foreign_mentions(text)
+
+
+def _strong_then_word(text: str, low: str, paragraphs: Paragraphs) -> bool:
+    """A strong verb followed by a word: what `mentions` reads that VERB_TRIGGER may not."""
+    return _STRONG_THEN_WORD.search(text) is not None
+
+
+_STRONG_WORDS = vocabulary.alternation((*vocabulary.STRONG_VERBS, *vocabulary.PHRASAL_VERBS))
+_STRONG_THEN_WORD = re.compile(rf"(?<![\w`/:-]){_STRONG_WORDS}(?:e?s)?\s+[\w`*@]", re.IGNORECASE)
+# Either a strong verb and a word, or (VERB_TRIGGER) a verb before an agent noun.
+MENTION_TRIGGER = either(
+    Trigger((*vocabulary.STRONG_VERBS, *vocabulary.PHRASAL_VERBS), _strong_then_word),
+    VERB_TRIGGER,
+    languages.MENTION_TRIGGER,
 )

@@ -137,6 +137,55 @@ def foreign_lead(text: str) -> bool:
     return False
 
 
+# An agent named plainly after a verb of a language that puts its verb first, to be confirmed
+# against the project's agents: "Fuehre den Architecture Scout ... durch", "Lanza el planner".
+_ARTICLE = r"(?:(?:den|die|das|dem|einen|eine|el|la|los|las|un|una|le|les|l'|o|a|os|as|um|uma)\s+)?"
+_FOREIGN_NAME = r"(?P<name>`[^`\s]{2,60}`|\*\*[^*\n]{2,60}\*\*|[A-Za-z][\w:-]*(?:\s+[A-Z][\w-]*){0,2})"
+
+
+_AFTER_VERB = re.compile(rf"\s+(?i:{_ARTICLE}){_FOREIGN_NAME}")
+
+
+def foreign_mentions(text: str) -> list[ProseSpawn]:
+    for grammar in _GRAMMARS:
+        if grammar.language.verb_last or not grammar.language.spaced:
+            continue
+        for verb in grammar.verb.finditer(text):
+            if _foreign_clause(grammar, text, verb)[2]:
+                continue  # negated
+            m = _AFTER_VERB.match(text[verb.end() : verb.end() + 120])
+            if m is None:
+                continue
+            raw = m.group("name").rstrip(".,;:!?")
+            name = raw.strip("`*")
+            if len(name) < 3:
+                continue
+            at = verb.end() + m.start("name") + len(raw) - len(raw.lstrip("`*"))
+            return [ProseSpawn(Form.F6, verb.start(), name, at, None, 0)]
+    return []
+
+
+def _verb_then_word(text: str, low: str, paragraphs: Paragraphs) -> bool:
+    return any(
+        re.search(rf"{g.verb.pattern}\s+\S", text, re.IGNORECASE) is not None
+        for g in _GRAMMARS
+        if g.language.spaced and not g.language.verb_last
+    )
+
+
+MENTION_TRIGGER = Trigger(
+    tuple(
+        dict.fromkeys(
+            p
+            for language in vocabulary.LANGUAGES
+            if language.spaced and not language.verb_last
+            for p in vocabulary.probes(language.verbs)
+        )
+    ),
+    _verb_then_word,
+)
+
+
 def foreign_spawns(text: str) -> list[ProseSpawn]:
     """F6 in another language: "`x` エージェントを起動する", "派一个只读 subagent",
     `Lanza el subagente`. The verb's clause must hold a sub-agent noun, or an agent noun and an

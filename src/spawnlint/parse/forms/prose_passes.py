@@ -53,7 +53,7 @@ _EXAMPLE_LEAD = re.compile(
     r"|tell\s+claude|ask\s+claude|natural\s+language)\b",
     re.IGNORECASE,
 )
-_SENTENCE_TRIGGER = either(*(trigger for trigger, _ in SENTENCE_FORMS))
+_SENTENCE_TRIGGER = either(*(trigger for trigger, _ in SENTENCE_FORMS), f6_prose.MENTION_TRIGGER)
 
 
 def _sentences(doc: Doc, claims: Claims) -> Found:
@@ -65,6 +65,7 @@ def _sentences(doc: Doc, claims: Claims) -> Found:
         if block.kind == "fence" and not _quoted_instruction(doc, block):
             continue
         forms = tuple(form for form in SENTENCE_FORMS if doc.fires(form[0], block))
+        may_name = doc.fires(f6_prose.MENTION_TRIGGER, block)
         example_after = block.kind == "paragraph" and _introduces_an_example(lines, block)
         for sentence in block_sentences(doc.structure, block):
             if example_after and sentence.end_line == block.end:
@@ -78,11 +79,16 @@ def _sentences(doc: Doc, claims: Claims) -> Found:
                 continue  # a YAML line in a fence, not an instruction
             if is_rule_sentence(sentence.text, require_mechanism=False):
                 continue  # the no-name rule itself ("spawn agents without `name`") is no spawn
-            sites.extend(_sites(sentence, sentence_spawns(sentence.text, forms), block))
+            found = _sites(sentence, sentence_spawns(sentence.text, forms), block)
+            if not found and may_name and not no_instruction(sentence.text):
+                found = _sites(sentence, f6_prose.mentions(sentence.text), block, candidate=True)
+            sites.extend(found)
     return Found(tuple(sites))
 
 
-def _sites(sentence: Sentence, spawns: list[ProseSpawn], block: Block) -> list[RawSite]:
+def _sites(
+    sentence: Sentence, spawns: list[ProseSpawn], block: Block, candidate: bool = False
+) -> list[RawSite]:
     index = LineIndex(sentence.text, sentence.line - 1, sentence.column)
     sites = []
     for spawn in spawns:
@@ -92,7 +98,7 @@ def _sites(sentence: Sentence, spawns: list[ProseSpawn], block: Block) -> list[R
             params.append(param_at("subagent_type", spawn.target, index, spawn.target_offset))
         if spawn.name:
             params.append(param_at("name", spawn.name, index, spawn.name_offset))
-        sites.append(RawSite(spawn.form, line, column, None, tuple(params), block, "medium"))
+        sites.append(RawSite(spawn.form, line, column, None, tuple(params), block, "medium", candidate))
     return sites
 
 

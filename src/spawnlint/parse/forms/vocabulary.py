@@ -264,6 +264,8 @@ LANGUAGES = (
             "verwenden",
             "nutze",
             "nutzen",
+            "führe",
+            "fuehre",
             "spawne",
             "spawnen",
         ),

@@ -99,6 +99,7 @@ def parse_python(path: str, text: str, callables: Sequence[str]) -> ParsedFile:
         kind=FileKind.PYTHON,
         agents=tuple(reader.agents()),
         sites=tuple(_with_edits(s, lines) for s in sorted(reader.sites, key=lambda s: (s.line, s.column))),
+        candidates=tuple(sorted(reader.candidates, key=lambda s: (s.line, s.column))),
         suppressions=suppressions(lines, markdown=False),
     )
 
@@ -162,6 +163,7 @@ class _Reader:
         self.tokens = tokens
         self.token_starts = [t.start for t in tokens] if tokens is not None else []
         self.sites: list[SpawnSite] = []
+        self.candidates: list[SpawnSite] = []  # prose naming an agent plainly, for the project to confirm
         self.claimed: set[int] = set()  # ids of nodes already read as part of a spawn
         self.definitions: dict[str, ast.Call] = {}  # variable -> AgentDefinition(...) call
         self.agent_entries: list[tuple[ast.expr, ast.Call]] = []
@@ -367,8 +369,9 @@ class _Reader:
         doc = self._doc(node)
         if doc is None or (doc.text != value and not (may_be_scanned(doc.text) and could_yield(doc.text))):
             return
-        for site in analyse(self.path, split_lines(doc.text), 0).sites:
-            self.sites.append(_relocate(site, doc))
+        facts = analyse(self.path, split_lines(doc.text), 0)
+        self.sites.extend(_relocate(site, doc) for site in facts.sites)
+        self.candidates.extend(_relocate(site, doc) for site in facts.candidates)
 
     def _doc(self, node: ast.AST) -> Doc | None:
         """The string's text with the position of each character, read from its tokens."""
