@@ -89,8 +89,11 @@ class Doc:
         key = (id(trigger), block)
         fired = self._fired.get(key)
         if fired is None:
-            text = self.text(block)
-            fired = block in self.hot() and trigger.fires(text, self.low(block), Paragraphs(text))
+            if trigger.parts:  # each part asked once a block, whichever composite asks
+                fired = any(self.fires(part, block) for part in trigger.parts)
+            else:
+                text = self.text(block)
+                fired = block in self.hot() and trigger.fires(text, self.low(block), Paragraphs(text))
             self._fired[key] = fired
         return fired
 
