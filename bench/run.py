@@ -103,7 +103,8 @@ def spawnlint(*args: str) -> list[str]:
 
 
 def check(root: Path, *args: str) -> list[str]:
-    return spawnlint("check", "--root", str(root), "--output-format", "json", "--exit-zero", *args)
+    """`check` as the pre-commit hook runs it (its entry is `spawnlint check --quiet`)."""
+    return spawnlint("check", "--root", str(root), "--quiet", "--exit-zero", *args)
 
 
 @dataclass(frozen=True)
