@@ -138,7 +138,7 @@ def test_ratios_are_medians_of_each_rounds_ratio(tmp_path: Path) -> None:
     )
     table_rows = rows(tree, measured, ["frontmatter-guard"], [], [], "no slopes here")
     got = {r.figure: (r.measured, r.met) for r in table_rows}
-    assert got["cold check / frontmatter-guard"] == ("0.90x", True)
+    assert got["cold check --no-cache / frontmatter-guard"] == ("0.90x", True)
     assert got["warm check / floor"] == ("1.10x", True)
     assert got["warm check FILE after FILE changed / floor"] == ("2.00x", False)
     assert got["one guard call"] == ("90 ms", True)
@@ -186,7 +186,7 @@ def test_run_prints_every_target_of_a_generated_agentic_tree(tmp_path: Path) -> 
     assert lines[0].startswith("generated tree, 2 plugins, agentic prose: spawnlint reads 88 of ")
     verdicts = _verdicts(lines)
     assert list(verdicts) == [
-        "cold check / frontmatter-guard",
+        "cold check --no-cache / frontmatter-guard",
         "warm check / floor",
         "warm check FILE after FILE changed / floor",
         "one guard call",
@@ -195,7 +195,7 @@ def test_run_prints_every_target_of_a_generated_agentic_tree(tmp_path: Path) -> 
         "slope: log cold time / log prose bytes",
     ]
     assert all(v in ("yes", "NO") for v in verdicts.values())  # every figure measured
-    assert any("frontmatter-guard" in line and "(exit 1)" in line for line in lines)
+    assert any("frontmatter-guard exits 1" in line for line in lines)
     assert any("44 / 88 files: cold" in line for line in lines)
 
 
