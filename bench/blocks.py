@@ -19,8 +19,7 @@ from pathlib import Path
 from spawnlint.parse.blocks import scan
 from spawnlint.parse.frontmatter import split_frontmatter
 from spawnlint.parse.markdown import build_structure, markdown_it_structure
-from spawnlint.parse.spawn_syntax import split_lines
-from spawnlint.parse.text import Structure
+from spawnlint.parse.text import Structure, split_lines
 
 sys.path.insert(0, str(Path(__file__).parent))
 from generate import generate  # noqa: E402

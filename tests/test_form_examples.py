@@ -17,31 +17,32 @@ import pytest
 
 from spawnlint.config import load_settings
 from spawnlint.engine import lint
-from spawnlint.model import FileKind
-from spawnlint.parse import (
-    FORK_EXAMPLES,
-    forms,
-    parse_text,
-    prose,
-    python_could_spawn,
+from spawnlint.model import FileKind, Form
+from spawnlint.parse import parse_text, python_could_spawn
+from spawnlint.parse.forms import (
+    SPECS,
+    could_yield,
+    f9_fork,
+    f10_python,
+    has_spawn_word,
+    languages,
     rule_sentence,
     vocabulary,
 )
-from spawnlint.parse.prefilter import could_yield, has_spawn_word
 from spawnlint.parse.python.read import may_be_scanned
 from spawnlint.parse.text import FormExamples
 
-EXAMPLES = (*forms.EXAMPLES, *prose.EXAMPLES, *prose.FOREIGN_EXAMPLES)
+# F9 lives in frontmatter and F10 is Python itself: the others are run in markdown and in strings.
+EXAMPLES = tuple(e for spec in SPECS.values() if spec.code not in (Form.F9, Form.F10) for e in spec.examples)
 CALLABLES = ("Agent", "Task")
 _TOOL_NAMES = frozenset({"Agent", "Task"})
 
 
-def test_every_form_but_python_has_examples() -> None:
-    """F10 is the Python reading of the others: each example below is run inside Python strings."""
-    forms_with_examples = {e.form for e in (*EXAMPLES, FORK_EXAMPLES)}
-    assert len(prose.FOREIGN_EXAMPLES) == len(vocabulary.LANGUAGES)  # one entry per language
-    assert forms_with_examples == {f"F{n}" for n in range(1, 10)}
-    assert all(e.valid and e.invalid for e in (*EXAMPLES, FORK_EXAMPLES))
+def test_every_form_has_a_module_with_examples() -> None:
+    assert set(SPECS) == set(Form)
+    assert all(spec.examples and all(e.valid and e.invalid for e in spec.examples) for spec in SPECS.values())
+    assert all(e.form is spec.code for spec in SPECS.values() for e in spec.examples)
+    assert len(languages.EXAMPLES) == len(vocabulary.LANGUAGES)  # one entry per language
 
 
 def capitalisations(text: str) -> dict[str, str]:
@@ -106,14 +107,19 @@ def _write_project(root: Path, examples: FormExamples) -> dict[str, tuple[bool, 
     return expected
 
 
-_LANGUAGE_IDS = [f"F6-{language.code}" for language in vocabulary.LANGUAGES]
-_IDS = [e.form for e in (*forms.EXAMPLES, *prose.EXAMPLES)] + _LANGUAGE_IDS
+_LANGUAGE_IDS = {
+    id(e): f"F6-{language.code}" for e, language in zip(languages.EXAMPLES, vocabulary.LANGUAGES, strict=True)
+}
+_IDS = [_LANGUAGE_IDS.get(id(e), str(e.form)) for e in EXAMPLES]
 
 
 @pytest.mark.parametrize("examples", EXAMPLES, ids=_IDS)
 def test_each_form_is_found_through_every_gate(examples: FormExamples, tmp_path: Path) -> None:
+    trigger = SPECS[examples.form].trigger
+    assert trigger is not None
     for text in examples.valid:
         for variant in capitalisations(text).values():
+            assert trigger.fires(variant), variant  # the form's own trigger
             assert could_yield(variant), variant  # the markdown body test
             for source in python_sources(variant).values():
                 assert python_could_spawn(source, CALLABLES), source  # the Python file test
@@ -132,15 +138,29 @@ def test_each_form_is_found_through_every_gate(examples: FormExamples, tmp_path:
     )
 
 
-@pytest.mark.parametrize("text", FORK_EXAMPLES.valid)
+@pytest.mark.parametrize("text", f9_fork.EXAMPLES.valid)
 def test_the_fork_form_is_read_from_a_skill_frontmatter(text: str) -> None:
     parsed = parse_text("skills/review/SKILL.md", text, FileKind.SKILL, all_sentences=False)
     assert [s.form for s in parsed.sites] == ["F9"]
 
 
-@pytest.mark.parametrize("text", FORK_EXAMPLES.invalid)
+@pytest.mark.parametrize("text", f9_fork.EXAMPLES.invalid)
 def test_a_skill_that_does_not_fork_has_no_fork_site(text: str) -> None:
     assert parse_text("skills/review/SKILL.md", text, FileKind.SKILL, all_sentences=False).sites == ()
+
+
+@pytest.mark.parametrize(
+    "source, valid",
+    [(s, True) for s in f10_python.EXAMPLES.valid] + [(s, False) for s in f10_python.EXAMPLES.invalid],
+)
+def test_python_calls_and_dicts(source: str, valid: bool, tmp_path: Path) -> None:
+    """F10's examples are Python modules: a VALID one holds a spawn site of the form, through the
+    file test and the reader; an INVALID one none."""
+    (tmp_path / "hooks").mkdir()
+    (tmp_path / "hooks" / "spawn.py").write_text(source, encoding="utf-8")
+    assert python_could_spawn(source, CALLABLES) or not valid
+    result = lint(tmp_path, load_settings(tmp_path), use_cache=False)
+    assert [s.site.form for s in result.project.spawns] == ([Form.F10] if valid else [])
 
 
 def _rule_sentences(text: str) -> list[str]:
@@ -166,10 +186,10 @@ from pathlib import Path
 
 # the vocabulary module first, taught a word, then everything that builds its patterns from it
 spec = importlib.util.find_spec("spawnlint")
-path = Path(spec.origin).parent / "parse" / "vocabulary.py"
-vspec = importlib.util.spec_from_file_location("spawnlint.parse.vocabulary", path)
+path = Path(spec.origin).parent / "parse" / "forms" / "vocabulary.py"
+vspec = importlib.util.spec_from_file_location("spawnlint.parse.forms.vocabulary", path)
 vocabulary = importlib.util.module_from_spec(vspec)
-sys.modules["spawnlint.parse.vocabulary"] = vocabulary
+sys.modules["spawnlint.parse.forms.vocabulary"] = vocabulary
 vspec.loader.exec_module(vocabulary)
 vocabulary.STRONG_VERBS = (*vocabulary.STRONG_VERBS, "summon")
 

@@ -16,7 +16,7 @@ from spawnlint.model import FileKind, ParsedFile
 from spawnlint.parse import decode, parse_text
 from spawnlint.parse.frontmatter import parse_tool_list, split_frontmatter
 from spawnlint.parse.python import parse_python
-from spawnlint.parse.spawn_syntax import split_lines
+from spawnlint.parse.text import split_lines
 from spawnlint.report import FORMATS
 
 CALLABLES = ("query", "spawn_agent")

@@ -20,7 +20,7 @@ from spawnlint.guard import hook as guard
 from spawnlint.guard import targets as guard_targets
 from spawnlint.model import FileKind
 from spawnlint.parse import decode, parse_agent_definition, parse_text
-from spawnlint.parse.rule_sentence import is_rule_sentence
+from spawnlint.parse.forms.rule_sentence import is_rule_sentence
 
 MUTE = "---\nname: critic\ndescription: Reviews plans.\ntools: Read, Grep\n---\nReview the plan.\n"
 UNTOLD = "---\nname: helper\ndescription: Helps.\n---\nHelp with the task.\n"

@@ -21,6 +21,24 @@ class ValueKind(str, Enum):
     DYNAMIC = "dynamic"  # task.agent_type, f"{x}", a call
 
 
+class Form(str, Enum):
+    """The spawn forms of SPEC §3; parse/forms/ holds one module for each."""
+
+    F1 = "F1"  # a call: Agent(...) / Task(...)
+    F2 = "F2"  # a block: `Task:` and indented `key: value` lines
+    F3 = "F3"  # an object with "subagent_type"
+    F4 = "F4"  # parameter bullets after a sentence naming the tool
+    F5 = "F5"  # parameters as inline code in a sentence
+    F6 = "F6"  # prose: a spawn verb and an agent
+    F7 = "F7"  # a spawn sentence, then one bullet (or table row) per agent
+    F8 = "F8"  # team prose
+    F9 = "F9"  # a skill's frontmatter fork (`context: fork`)
+    F10 = "F10"  # a Python call or dict
+
+    def __str__(self) -> str:
+        return self.value
+
+
 class FileKind(str, Enum):
     AGENT = "agent"
     COMMAND = "command"
@@ -122,7 +140,7 @@ class SpawnSite:
     path: str
     line: int
     column: int
-    form: str  # "F1".."F10"
+    form: Form
     tool: str | None  # "Agent", "Task" or None when the form does not name it
     subagent_type: Param | None
     name: Param | None  # None when no name is attached to the spawn
@@ -140,7 +158,7 @@ class SpawnSite:
 
     @property
     def is_fork(self) -> bool:
-        return self.form == "F9"
+        return self.form is Form.F9
 
 
 @dataclass(frozen=True)

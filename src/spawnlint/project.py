@@ -18,6 +18,7 @@ from spawnlint.focus import Wanted, problem_wanted, spawn_wanted, unit_wanted
 from spawnlint.model import (
     Agent,
     FileKind,
+    Form,
     ParsedFile,
     Project,
     Resolution,
@@ -29,7 +30,7 @@ from spawnlint.model import (
     ValueKind,
     section_of,
 )
-from spawnlint.parse.rule_sentence import canonical_rule, is_own_words_rule, is_rule_sentence
+from spawnlint.parse.forms.rule_sentence import canonical_rule, is_own_words_rule, is_rule_sentence
 
 
 def _tools(*names: str) -> ToolList:
@@ -492,7 +493,7 @@ def _team_intent(unit: Unit, parsed: Mapping[str, ParsedFile]) -> bool:
     if any(path in parsed and parsed[path].team_lines for path in unit.files):
         return True
     return any(
-        s.site.form == "F8"
+        s.site.form == Form.F8
         or s.site.team_name is not None
         or (s.site.name is not None and s.site.told_to_report)
         for s in unit.spawning_sites
@@ -505,7 +506,7 @@ def _is_teammate(site: SpawnSite, parsed: Mapping[str, ParsedFile]) -> bool:
     that calls TeamCreate). An unnamed structured spawn is a subagent, `team_name` or not (it is
     ignored since 2.1.178: `name` alone makes a teammate), and so is a prose spawn called
     standalone or a subagent."""
-    if site.name is not None or site.form == "F8":
+    if site.name is not None or site.form == Form.F8:
         return True
     file = parsed.get(site.path)
     if site.confidence == "high" or file is None or _holds(file.subagent_lines, site.line):

@@ -15,7 +15,7 @@ from spawnlint.cache import discovered
 from spawnlint.config import Settings, load_settings
 from spawnlint.discover import Discovery, Plugin, SourceFile, exclusion, find_root
 from spawnlint.guard.call import Call
-from spawnlint.model import Agent, FileKind, Finding, Param, ParsedFile, Project, SpawnSite, ValueKind
+from spawnlint.model import Agent, FileKind, Finding, Form, Param, ParsedFile, Project, SpawnSite, ValueKind
 from spawnlint.parse import decode, parse_agent_definition
 from spawnlint.parse.send_message import mentions_send_message_tool
 from spawnlint.project import DEFAULT_AGENT, build_project
@@ -235,7 +235,7 @@ def call_site(call: Call) -> SpawnSite:
         path=CALL_PATH,
         line=1,
         column=1,
-        form="F1",
+        form=Form.F1,
         tool=call.tool,
         subagent_type=Param("subagent_type", call.subagent_type, ValueKind.LITERAL, 1, 1)
         if call.subagent_type

@@ -4,13 +4,12 @@ affect it. Bad input becomes a problem (SL001/SL002) on the parsed file, never a
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from spawnlint.model import (
     AgentRecord,
     FileKind,
     Finding,
-    Param,
     ParsedFile,
     Problem,
     SpawnSite,
@@ -19,14 +18,14 @@ from spawnlint.model import (
     ToolList,
     UnitFrontmatter,
 )
+from spawnlint.parse.forms import could_yield, has_spawn_word
+from spawnlint.parse.forms.f9_fork import fork_site
 from spawnlint.parse.frontmatter import Frontmatter, parse_tool_list, split_frontmatter
 from spawnlint.parse.grant import grant_send_message
 from spawnlint.parse.idle import idle_claims
-from spawnlint.parse.prefilter import could_yield, has_spawn_word
 from spawnlint.parse.send_message import mentions_send_message_tool, report_lines
-from spawnlint.parse.spawn_syntax import as_written, classify, split_lines
 from spawnlint.parse.team import team_lines
-from spawnlint.parse.text import FormExamples
+from spawnlint.parse.text import split_lines
 
 if TYPE_CHECKING:
     from spawnlint.parse.markdown import MarkdownFacts
@@ -70,9 +69,9 @@ def decode(path: str, data: bytes, max_bytes: int) -> tuple[str | None, Problem 
 
 def parse_text(path: str, text: str, kind: FileKind, all_sentences: bool = True) -> ParsedFile:
     """The facts of a markdown file. Without `all_sentences` (no custom rule pattern) only the
-    sentences of blocks with a word a recogniser needs, and a body that cannot hold a spawn or a
-    rule sentence (the prefilter's `could_yield`) gets no block parse: only what it says about
-    SendMessage is read."""
+    sentences of blocks that could hold a rule sentence are kept, and a body that cannot hold a
+    spawn or a rule sentence (no form's trigger fires: `forms.could_yield`) gets no block parse:
+    only what it says about SendMessage is read."""
     lines = split_lines(text)
     frontmatter, body_start = split_frontmatter(lines)
     problems: list[Problem] = []
@@ -98,7 +97,7 @@ def parse_text(path: str, text: str, kind: FileKind, all_sentences: bool = True)
         unit_fm = UnitFrontmatter(
             _tools(path, frontmatter, ("disallowed-tools", "disallowedTools"), problems)
         )
-        fork = _fork_site(path, frontmatter, lines)
+        fork = fork_site(path, frontmatter, lines)
     creates, members, standalone = team_lines(lines, body_start) if facts else ((), (), ())
     return ParsedFile(
         path=path,
@@ -224,50 +223,6 @@ def _tools(path: str, fm: Frontmatter, keys: tuple[str, ...], problems: list[Pro
         why = f"`{key}` {problem}; read as if it were absent"
         problems.append(Problem("SL001", Finding(path, line, 1, why), body_intact=fm.closed))
     return tools
-
-
-def _fork_site(path: str, fm: Frontmatter, lines: list[str]) -> list[SpawnSite]:
-    """F9: `context: fork` runs the unit inside a subagent of type `agent:` (general-purpose)."""
-    context: Any = fm.data.get("context")
-    if not isinstance(context, str) or context.strip() != "fork":
-        return []
-    agent: Any = fm.data.get("agent")
-    subagent_type = None
-    line = fm.key_lines.get("context", 1)
-    if isinstance(agent, str) and agent.strip():
-        line = fm.key_lines.get("agent", line)
-        raw = lines[line - 1]
-        after_key = raw.find(":") + 1  # the value, not a letter of the key (`agent: a`)
-        column = raw.find(agent.strip(), after_key) + 1 if agent.strip() in raw[after_key:] else 1
-        value, kind = classify(agent.strip())
-        kind = as_written(kind)
-        subagent_type = Param("subagent_type", value, kind, line, max(column, 1), line, max(column, 1))
-    return [
-        SpawnSite(
-            path=path,
-            line=line,
-            column=1,
-            form="F9",
-            tool=None,
-            subagent_type=subagent_type,
-            name=None,
-            team_name=None,
-            prompt=None,
-            confidence="high",
-            told_to_report=False,
-        )
-    ]
-
-
-# F9 lives in a skill's frontmatter: markdown only (a Python string has no frontmatter).
-FORK_EXAMPLES = FormExamples(
-    "F9",
-    valid=(
-        "---\nname: review\ndescription: Review the diff\ncontext: fork\nagent: shop:critic\n---\n"
-        "Review it.\n",
-    ),
-    invalid=("---\nname: review\ndescription: Review the diff\ncontext: inline\n---\nReview it.\n",),
-)
 
 
 def suppressions(lines: list[str], markdown: bool, hash_comments_until: int = 0) -> Suppressions:

@@ -19,8 +19,8 @@ from spawnlint.discover import SourceFile
 from spawnlint.model import FileKind, Finding, ParsedFile, Problem
 from spawnlint.parallel import Started
 from spawnlint.parse import NO_SUPPRESSIONS, decode, parse_text, python_could_spawn
-from spawnlint.parse.rule_sentence import is_rule_sentence
-from spawnlint.parse.spawn_syntax import TooComplex
+from spawnlint.parse.forms.rule_sentence import is_rule_sentence
+from spawnlint.parse.forms.syntax import TooComplex
 
 
 def read_source(root: Path, source: SourceFile, settings: Settings) -> bytes | ParsedFile:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from spawnlint.parse.vocabulary import AGENT_NOUNS, IDLE_SUBJECTS, alternation
+from spawnlint.parse.forms.vocabulary import AGENT_NOUNS, IDLE_SUBJECTS, alternation
 
 # A teammate goes idle after every turn, and its idle notification carries no result: only what it
 # sends with SendMessage does. These are the shapes in which instructions read idle as "done".

@@ -1,7 +1,7 @@
 """Markdown files (commands, skills, agent bodies, references): their block structure is read
-here, by blocks.py's fast scan or else markdown-it-py (imported here only); forms.py finds the
-spawn sites in it, counter.py drops the ones shown as wrong, send_message.py reads what the text
-says about reporting."""
+here, by blocks.py's fast scan or else markdown-it-py (imported here only); the spawn forms
+(forms/) find the sites in it, counter_examples.py drops the ones shown as wrong, send_message.py
+reads what the text says about reporting."""
 
 from __future__ import annotations
 
@@ -10,14 +10,13 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING
 
-from spawnlint.model import Section, Sentence, SpawnSite
+from spawnlint.model import Param, Section, Sentence, SpawnSite, ValueKind, section_of
 from spawnlint.parse.blocks import fast_structure
-from spawnlint.parse.counter import is_counter_example
-from spawnlint.parse.forms import find_sites, hot_blocks, to_site
-from spawnlint.parse.rule_sentence import is_rule_sentence
+from spawnlint.parse.forms import find_sites, rule_blocks, with_removals
+from spawnlint.parse.forms.counter_examples import is_counter_example
+from spawnlint.parse.forms.syntax import is_absent
 from spawnlint.parse.send_message import mentions_send_message_tool, report_lines
-from spawnlint.parse.spans import with_removals
-from spawnlint.parse.text import HEADING_IN_TEXT, Block, Structure, block_sentences
+from spawnlint.parse.text import HEADING_IN_TEXT, Block, RawSite, Structure, block_sentences
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -41,8 +40,7 @@ def analyse(path: str, lines: list[str], body_start: int, all_sentences: bool = 
     blanked = [""] * body_start + lines[body_start:]
     structure = build_structure(blanked)
     sections = sections_of(structure)
-    hot = hot_blocks(structure)
-    raw_sites = find_sites(structure, hot)
+    raw_sites = find_sites(structure)
     told: dict[Section | None, bool] = {}  # per section: does it name the SendMessage tool?
     tops = list(structure.tops)
     sites = tuple(
@@ -53,21 +51,12 @@ def analyse(path: str, lines: list[str], body_start: int, all_sentences: bool = 
     body = "\n".join(blanked)
     return MarkdownFacts(
         sites=tuple(sorted(sites, key=lambda s: (s.line, s.column))),
-        sentences=tuple(sentences_of(structure, None if all_sentences else may_hold_rule(structure, hot))),
+        sentences=tuple(sentences_of(structure, None if all_sentences else rule_blocks(structure))),
         sections=sections,
         mentions_send_message=mentions_send_message_tool(body),
         report_lines=report_lines(lines, body_start),
         unread_line=structure.unread_line,
     )
-
-
-def may_hold_rule(structure: Structure, blocks: list[Block]) -> list[Block]:
-    """The blocks whose text as a whole has what a rule sentence of the default matcher needs."""
-    return [
-        b
-        for b in blocks
-        if is_rule_sentence("\n".join(structure.lines[b.start : b.end]), require_mechanism=False)
-    ]
 
 
 def _in_block(site: SpawnSite, tops: list[int], lines: list[str]) -> SpawnSite:
@@ -178,3 +167,47 @@ def sentences_of(structure: Structure, only: list[Block] | None = None) -> list[
     """The sentences of every block, or of the blocks in `only`."""
     blocks = structure.blocks if only is None else only
     return [s for block in blocks for s in block_sentences(structure, block)]
+
+
+def to_site(
+    path: str,
+    structure: Structure,
+    sections: tuple[Section, ...],
+    raw: RawSite,
+    told: dict[Section | None, bool],
+) -> SpawnSite:
+    by_key: dict[str, Param] = {}
+    for p in raw.params:
+        by_key.setdefault(p.key, p)
+    name = by_key.get("name")
+    if name is not None and is_absent(name.value) and name.kind is ValueKind.LITERAL:
+        name = None
+    section = section_of(sections, raw.line + 1)
+    if section not in told:
+        text = "\n".join(structure.lines[section.start_line - 1 : section.end_line]) if section else ""
+        told[section] = mentions_send_message_tool(text)
+    prompt = by_key.get("prompt")
+    return SpawnSite(
+        path=path,
+        line=raw.line + 1,
+        column=raw.column,
+        form=raw.form,
+        tool=raw.tool,
+        subagent_type=_shift(by_key.get("subagent_type")),
+        name=_shift(name),
+        team_name=_shift(by_key.get("team_name")),
+        prompt=prompt.value if prompt else None,
+        confidence=raw.confidence,
+        told_to_report=told[section] or mentions_send_message_tool(prompt.value if prompt else ""),
+        prompt_at=(prompt.line + 1, prompt.column) if prompt else (0, 0),
+    )
+
+
+def _shift(param: Param | None) -> Param | None:
+    """Param lines are 0-based inside the recognisers; the model is 1-based."""
+    if param is None:
+        return None
+    value_line = param.value_line + 1 if param.value_line or param.value_column else 0
+    return Param(
+        param.key, param.value, param.kind, param.line + 1, param.column, value_line, param.value_column
+    )

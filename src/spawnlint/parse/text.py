@@ -4,10 +4,39 @@ raw spawn sites found in them, and sentences (the unit of the no-name rule and o
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 
-from spawnlint.model import Param, Sentence
-from spawnlint.parse.spawn_syntax import LineIndex
+from spawnlint.model import Form, Param, Sentence
+
+_LF = re.compile("\n")
+
+
+class LineIndex:
+    """Offsets in a text to 1-based (line, column), shifted by the text's first line."""
+
+    def __init__(self, text: str, first_line: int = 1, first_column: int = 1) -> None:
+        self._starts = [0] + [m.end() for m in _LF.finditer(text)]
+        self._first_line = first_line
+        self._first_column = first_column
+
+    def position(self, offset: int) -> tuple[int, int]:
+        row = bisect_right(self._starts, offset) - 1
+        column = offset - self._starts[row] + 1
+        if row == 0:
+            column += self._first_column - 1
+        return self._first_line + row, column
+
+
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines as git, editors and libcst count them: only CR, LF and CRLF end a line (not the form
+    feeds and Unicode separators that str.splitlines() also splits on)."""
+    lines = text.split("\n") if "\r" not in text else _NEWLINE.split(text)
+    return lines[:-1] if lines and lines[-1] == "" else lines
+
 
 CODE_SPAN = re.compile(r"`([^`\n]+)`")
 HEADING_IN_TEXT = re.compile(r"^\s{0,3}(#{1,6})\s")
@@ -19,7 +48,7 @@ class FormExamples:
     site of the form (in markdown and inside a Python string), each INVALID text none of it.
     tests/test_form_examples.py runs them through every gate."""
 
-    form: str
+    form: Form
     valid: tuple[str, ...]
     invalid: tuple[str, ...]
 
@@ -45,7 +74,7 @@ class Structure:
 
 @dataclass(frozen=True)
 class RawSite:
-    form: str
+    form: Form
     line: int  # 0-based
     column: int  # 1-based
     tool: str | None

@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from spawnlint.model import Finding, Project
+from spawnlint.model import Finding, Form, Project
 
 # The forms that carry a spawn's prompt as a parameter (prose forms describe it, not give it)
-_PROMPT_FORMS = frozenset({"F1", "F2", "F3", "F4", "F5", "F10"})
+_PROMPT_FORMS = frozenset({Form.F1, Form.F2, Form.F3, Form.F4, Form.F5, Form.F10})
 _STRUCTURE = (
     re.compile(r"\b(?:json|yaml|toml|xml|schema|csv)\b", re.IGNORECASE),
     re.compile(r"\{[^{}]{0,200}?[\"'`]?[A-Za-z_][\w-]*[\"'`]?\s*:"),  # an object shape

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from spawnlint.model import Edit, Finding, Fix, Location, Project, Sentence, Spawn, Unit, section_of
-from spawnlint.parse.rule_sentence import MECHANISM_CLAUSE, canonical_rule, states_team_exception
+from spawnlint.parse.forms.rule_sentence import MECHANISM_CLAUSE, canonical_rule, states_team_exception
 
 __all__ = ["canonical_rule", "incomplete_no_name_rule", "missing_no_name_rule", "stale_no_name_rule"]
 

@@ -23,6 +23,7 @@ from spawnlint.model import (
     Edit,
     FileKind,
     Finding,
+    Form,
     Param,
     ParsedFile,
     Problem,
@@ -30,12 +31,12 @@ from spawnlint.model import (
     ToolList,
     ValueKind,
 )
+from spawnlint.parse.forms import could_yield, has_spawn_word, with_removals
+from spawnlint.parse.forms.syntax import TooComplex, classify, is_absent
 from spawnlint.parse.frontmatter import parse_tool_list
 from spawnlint.parse.markdown import analyse
-from spawnlint.parse.prefilter import could_yield, has_spawn_word
 from spawnlint.parse.send_message import mentions_send_message_tool
-from spawnlint.parse.spans import with_removals
-from spawnlint.parse.spawn_syntax import TooComplex, classify, is_absent, split_lines
+from spawnlint.parse.text import split_lines
 
 # CPython's parser refuses 200 nested brackets ("too many nested parentheses").
 MAX_NESTING = 200
@@ -109,7 +110,7 @@ def parse_python(path: str, text: str, callables: Sequence[str]) -> ParsedFile:
 def _with_edits(site: SpawnSite, lines: list[str]) -> SpawnSite:
     """The site with its edits; a call's or dict's `name`/`team_name` keeps the Python fixer's."""
     done = with_removals(site, lines)
-    return replace(done, name=site.name, team_name=site.team_name) if site.form == "F10" else done
+    return replace(done, name=site.name, team_name=site.team_name) if site.form == Form.F10 else done
 
 
 def _problem(path: str, why: str) -> ParsedFile:
@@ -363,7 +364,7 @@ class _Reader:
                 path=self.path,
                 line=line,
                 column=column,
-                form="F10",
+                form=Form.F10,
                 tool=tool,
                 subagent_type=params.get("subagent_type"),
                 name=name,

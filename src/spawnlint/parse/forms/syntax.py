@@ -1,6 +1,7 @@
-"""The syntax of spawn parameters, shared by every recogniser: `key=value`, `key: value` and
-`"key": value` lists, value classification (literal, placeholder, dynamic), and the search
-for `Agent(...)`/`Task(...)` calls and `{"subagent_type": ...}` objects in a piece of text."""
+"""The syntax of spawn parameters, shared by the structured forms: `key=value`, `key: value` and
+`"key": value` lists, value classification (literal, placeholder, dynamic), the bracket scan
+that finds where a call or object closes (bounded per character of text), and parameters placed
+at their lines."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import accumulate
 
-from spawnlint.model import ValueKind
+from spawnlint.model import Param, ValueKind
+from spawnlint.parse.text import LineIndex
 
 PARAM_KEYS = frozenset(
     {
@@ -25,34 +27,8 @@ PARAM_KEYS = frozenset(
         "mode",
     }
 )
-# An F2 header line: `Task:`, `- **Agent tool:**`, `Use the Task tool (x):`, `Subagent:`.
-BLOCK_HEADER = re.compile(
-    r"^(?P<indent>\s*)(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*|__)?(?:use\s+(?:the\s+)?)?"
-    r"(?:(?P<tool>Task|Agent)(?:\s+tool)?(?:\s+(?:invocation|call|parameters|params))?"
-    r"|Subagent)(?:\s*\((?P<type>[^)]*)\))?(?:\*\*|__)?\s*:(?:\*\*|__)?\s*$",
-    re.IGNORECASE,
-)
-
-
-# An F4 parameter bullet: `- prompt: x`, `` - `name`: x ``, `1. **description** is y` (the key is
-# the item's first word); or `` - `subagent_type: x` ``, also behind a short label
-# (`` - Native path: `subagent_type: x` ``).
-PARAM_ITEM = re.compile(
-    r"^\s*(?:[-*+]|\d+[.)])\s+(?:`|\*\*|__)?(?P<key>[a-z_]+)(?:`|\*\*|__)?"
-    r"(?:\s*(?:[:=—–]|-\s|\bis\b|\bset to\b|\bas\b))?\s*(?P<value>.*)$"
-)
-PARAM_ITEM_INLINE = re.compile(
-    r"^\s*(?:[-*+]|\d+[.)])\s+(?:[\w*][\w *-]{0,30}:\s+)?`(?P<key>[a-z_]+)\s*[:=]\s*(?P<value>[^`]*)`"
-)
-
-
-def block_header(line: str) -> bool:
-    """Whether the line is an F2 header (`Task:`, `**Agent tool:**`, `Subagent (x):`)."""
-    return BLOCK_HEADER.match(line) is not None
-
-
 _MAX_SCAN = 40_000  # a call or object longer than this is not a spawn we can read
-_MAX_LOOK_BACK = 4_000  # how far before a `subagent_type` key its object may open
+MAX_LOOK_BACK = 4_000  # how far before a `subagent_type` key its object may open
 # Each unclosed `Agent(` scans up to _MAX_SCAN characters: a file of them (a 60 KB line took
 # 20 s) would hang a hook. Scanning is capped at this many characters per character of text.
 _SCAN_PER_CHAR = 8
@@ -63,7 +39,7 @@ class TooComplex(ValueError):
 
 
 @dataclass
-class _Budget:
+class Budget:
     left: int
 
     def spend(self, scanned: int) -> None:
@@ -75,12 +51,10 @@ class _Budget:
             )
 
 
-def _budget(text: str) -> _Budget:
-    return _Budget(_SCAN_PER_CHAR * len(text) + _MAX_SCAN + _MAX_LOOK_BACK)
+def budget(text: str) -> Budget:
+    return Budget(_SCAN_PER_CHAR * len(text) + _MAX_SCAN + MAX_LOOK_BACK)
 
 
-_CALL = re.compile(r"(?<![\w.$])(?<!new )(?<!def )(?<!class )(?<!function )(Agent|Task)\s*\(")
-_OBJECT_KEY = re.compile(r"""(?<![\w$])(["']?)subagent_type\1\s*:""")
 _KEY = re.compile(r"""\s*(["']?)([A-Za-z_]\w*)\1\s*(:(?!:)|=(?!=))[ \t]*""")
 _INDENT = re.compile(r"[ \t]*")
 _NAME_LIKE = re.compile(r"^[a-z][a-z0-9-]*$")
@@ -107,35 +81,6 @@ class Match:
     end: int
     tool: str | None
     params: tuple[RawParam, ...]
-
-
-_LF = re.compile("\n")
-
-
-class LineIndex:
-    """Offsets in a text to 1-based (line, column), shifted by the text's first line."""
-
-    def __init__(self, text: str, first_line: int = 1, first_column: int = 1) -> None:
-        self._starts = [0] + [m.end() for m in _LF.finditer(text)]
-        self._first_line = first_line
-        self._first_column = first_column
-
-    def position(self, offset: int) -> tuple[int, int]:
-        row = bisect_right(self._starts, offset) - 1
-        column = offset - self._starts[row] + 1
-        if row == 0:
-            column += self._first_column - 1
-        return self._first_line + row, column
-
-
-_NEWLINE = re.compile(r"\r\n|\r|\n")
-
-
-def split_lines(text: str) -> list[str]:
-    """Lines as git, editors and libcst count them: only CR, LF and CRLF end a line (not the form
-    feeds and Unicode separators that str.splitlines() also splits on)."""
-    lines = text.split("\n") if "\r" not in text else _NEWLINE.split(text)
-    return lines[:-1] if lines and lines[-1] == "" else lines
 
 
 def classify(raw: str) -> tuple[str, ValueKind]:
@@ -299,7 +244,7 @@ def _skip_string(text: str, i: int) -> int:
     return i + 1
 
 
-def _scan_close(text: str, open_at: int) -> tuple[int, int]:
+def scan_close(text: str, open_at: int) -> tuple[int, int]:
     """(offset of the closing bracket or -1, how many characters were scanned)."""
     pairs = {"(": ")", "[": "]", "{": "}"}
     stack = [pairs[text[open_at]]]
@@ -330,91 +275,7 @@ def is_spawn_params(params: list[RawParam] | tuple[RawParam, ...]) -> bool:
     return "subagent_type" in keys or "prompt" in keys
 
 
-def find_calls(text: str) -> list[Match]:
-    """`Agent(...)` / `Task(...)` calls whose arguments make them a spawn."""
-    found: list[Match] = []
-    budget = _budget(text)
-    for m in _CALL.finditer(text):
-        if found and m.start() < found[-1].end:
-            continue
-        open_at = m.end() - 1
-        close, scanned = _scan_close(text, open_at)
-        budget.spend(scanned)
-        if close < 0:
-            continue
-        inner_start, inner = open_at + 1, text[open_at + 1 : close]
-        stripped = inner.strip()
-        if stripped.startswith("{") and stripped.endswith("}"):
-            brace = text.index("{", inner_start)
-            inner_start, inner = brace + 1, text[brace + 1 : close].rstrip()[:-1]
-        params = split_params(inner, inner_start)
-        if is_spawn_params(params):
-            found.append(Match(m.start(), close + 1, m.group(1), tuple(params)))
-            continue
-        positional = _positional_spawn(text, inner_start, inner, close)
-        if positional is not None:
-            found.append(Match(m.start(), close + 1, m.group(1), (positional,)))
-    return found
-
-
-_POSITIONAL_ID = re.compile(r"\s*([A-Za-z][\w.-]*(?::{1,2}[\w.-]+)+|[a-z][a-z0-9]*(?:-[a-z0-9]+)+)\s*$")
-# the prompt after a gap or a separator: `Task(x)",` is a quoted permission pattern ending
-_PROMPT_AFTER = re.compile(r"(?:[ \t]*(?:-|—|–|:|=>|->)[ \t]*|[ \t]+)[\"“]")
-
-
-def _positional_spawn(text: str, inner_start: int, inner: str, close: int) -> RawParam | None:
-    """`Task(vibe-audit:scanner) - "Scan the repo"`: an agent id as the only argument, then the
-    prompt. `Agent(worker)` in a tools list, or `"Task(test-runner)"` in a settings file's
-    permission list, has no prompt after it and is not a spawn."""
-    m = _POSITIONAL_ID.match(inner)
-    if m is None or not _PROMPT_AFTER.match(text, close + 1):
-        return None
-    offset = inner_start + m.start(1)
-    return RawParam("subagent_type", m.group(1), ValueKind.LITERAL, offset, offset)
-
-
-def find_objects(text: str, covered: list[tuple[int, int]]) -> list[Match]:
-    """Objects (JSON, JS, Python dicts) with a `subagent_type` key, outside `covered`."""
-    found: list[Match] = []
-    budget = _budget(text)
-    inside = _span_test(covered)
-    for m in _OBJECT_KEY.finditer(text):
-        if inside(m.start()) or (found and m.start() < found[-1].end):
-            continue
-        open_at = _enclosing_brace(text, m.start())
-        budget.spend(m.start() - open_at if open_at >= 0 else min(m.start(), _MAX_LOOK_BACK))
-        if open_at < 0:
-            continue
-        close, scanned = _scan_close(text, open_at)
-        budget.spend(scanned)
-        if close < m.start():
-            continue
-        params = split_params(text[open_at + 1 : close], open_at + 1)
-        found.append(Match(open_at, close + 1, _tool_of_enclosing(text, open_at), tuple(params)))
-    return found
-
-
-def _enclosing_brace(text: str, offset: int) -> int:
-    depth = 0
-    for i in range(offset - 1, max(-1, offset - _MAX_LOOK_BACK), -1):
-        ch = text[i]
-        if ch == "}":
-            depth += 1
-        elif ch == "{":
-            if depth == 0:
-                return i
-            depth -= 1
-    return -1
-
-
-def _tool_of_enclosing(text: str, open_at: int) -> str | None:
-    """For a tool-use block `{"name": "Agent", "input": {...}}`, the outer tool name."""
-    before = text[max(0, open_at - 400) : open_at]
-    m = re.search(r"""["']name["']\s*:\s*["'](Agent|Task)["'][^{}]*["']input["']\s*:\s*$""", before)
-    return m.group(1) if m else None
-
-
-def _span_test(spans: list[tuple[int, int]]) -> Callable[[int], bool]:
+def span_test(spans: list[tuple[int, int]]) -> Callable[[int], bool]:
     """A test for "offset lies in one of the spans" in log time (a file of thousands of calls
     made the linear test quadratic)."""
     ordered = sorted(spans)
@@ -426,3 +287,20 @@ def _span_test(spans: list[tuple[int, int]]) -> Callable[[int], bool]:
         return i >= 0 and reach[i] > offset
 
     return inside
+
+
+def params_at(raw: tuple[RawParam, ...], index: LineIndex) -> tuple[Param, ...]:
+    """The parameters read from a text, at their places in the file (0-based lines)."""
+    out = []
+    for p in raw:
+        line, column = index.position(p.offset)
+        value_line, value_column = index.position(p.value_offset)
+        out.append(Param(p.key, p.value, p.kind, line, column, value_line, value_column))
+    return tuple(out)
+
+
+def param_at(key: str, raw: str, index: LineIndex, offset: int) -> Param:
+    """A parameter named in prose, as written, at its offset in the sentence."""
+    value, kind = classify(raw)
+    line, column = index.position(offset)
+    return Param(key, value, as_written(kind), line, column, line, column)

@@ -1,6 +1,7 @@
-"""Every word the spawn forms read, written once: the recognisers (prose.py, rule_sentence.py,
-counter.py, forms.py) and the cheap gates before them (prefilter.py, the Python file test) build
-their patterns from these lists, so a word taught here reaches every gate at once.
+"""Every word the spawn forms read, written once: the recognisers (the form modules, prose.py,
+languages.py, rule_sentence.py, counter_examples.py) and their triggers (the cheap gates before
+them, the Python file test among them) build their patterns from these lists, so a word taught
+here reaches every gate at once.
 
 A word is written in a small notation: a space stands for any white space, `'` for an optional
 apostrophe (straight or curly), a part in parentheses is optional (`team(mate)(s)`,

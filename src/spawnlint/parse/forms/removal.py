@@ -1,5 +1,7 @@
 """Where a spawn's `name`/`team_name` parameter is written, as the edits that delete it and leave
-the rest well-formed — computed from the file's lines, or nothing when the shape is not certain."""
+the rest well-formed — computed from the file's lines, or nothing when the shape is not certain.
+The pieces each form's removal is built from (a `key: value` and its commas, a bullet line, a
+code span with its joining word, a prose "named x"), and `apply`, which gives a site its edits."""
 
 from __future__ import annotations
 
@@ -7,12 +9,10 @@ import re
 from dataclasses import replace
 
 from spawnlint.model import Edit, Param, SpawnSite
+from spawnlint.parse.forms.spec import Removal
+from spawnlint.parse.forms.syntax import PARAM_KEYS
 from spawnlint.parse.grant import report_instruction
-from spawnlint.parse.spawn_syntax import PARAM_KEYS
 
-# Forms whose parameters have a syntax (F7 only as a code span of its own: `` - `name: x`, ... ``);
-# prose (F6, F8) and frontmatter forks get no edit.
-_STRUCTURED = frozenset({"F1", "F2", "F3", "F4", "F5", "F7", "F10"})
 _QUOTES = "\"'"
 _BARE_VALUE = re.compile(r"(?:\{[^{}\s]*\}|[^\s,(){}\[\]\"'`\\])+")
 _STRING_PREFIX = re.compile(r"[rRbBfFuU]{0,2}")
@@ -29,7 +29,6 @@ _JOIN_AFTER = re.compile(r"\s*,\s*|\s+and\s+")
 _SPAN_KEY_VALUE = re.compile(r"`(?:name|team_name)`\s*(?:set\s+to|=|:|as|of|to)\s*`[^`\n]+`")
 _PARAM_KEY = re.compile(r"\b(?:" + "|".join(sorted(PARAM_KEYS)) + r")\b")
 _UNFINISHED = {"", "|", ">", "|-", ">-", "|+", ">+"}
-_PROSE = frozenset({"F6", "F8"})
 _PROSE_NAMED = re.compile(r"[ \t]+(?:named|called)[ \t]+$", re.IGNORECASE)
 _PROSE_MORE_NAMES = re.compile(r"\s*(?:,|\band\b|\bor\b|/|&)", re.IGNORECASE)
 
@@ -41,7 +40,7 @@ _BULLET_NAME_TEXT = re.compile(
 )
 
 
-def _bullet_name_removal(param: Param, path: str, lines: list[str]) -> tuple[Edit, ...]:
+def bullet_name(param: Param, path: str, lines: list[str]) -> tuple[Edit, ...]:
     if not 1 <= param.line <= len(lines):
         return ()
     line = lines[param.line - 1]
@@ -51,7 +50,7 @@ def _bullet_name_removal(param: Param, path: str, lines: list[str]) -> tuple[Edi
     return ()
 
 
-def _prose_removal(param: Param, path: str, lines: list[str]) -> tuple[Edit, ...]:
+def prose_name(param: Param, path: str, lines: list[str]) -> tuple[Edit, ...]:
     """A prose spawn's one name, `Launch the critic agent named "c1" to ...`: the words
     ` named "c1"` go. Nothing for a list of names or any other wording."""
     if not 1 <= param.line <= len(lines):
@@ -72,30 +71,29 @@ def _prose_removal(param: Param, path: str, lines: list[str]) -> tuple[Edit, ...
     return (Edit(path, param.line, lead.start() + 1, param.line, end + 1, line[lead.start() : end]),)
 
 
-def with_removals(site: SpawnSite, lines: list[str]) -> SpawnSite:
-    """The site with each of its `name`/`team_name` params carrying the edits that delete it, and
-    (named, structured) the edit that tells it in its prompt to report with SendMessage."""
-    site = _removals(site, lines)
-    if site.name is None or site.form in _PROSE:
+def apply(site: SpawnSite, lines: list[str], remove: Removal | None, has_syntax: bool) -> SpawnSite:
+    """The site with each of its `name`/`team_name` params carrying the edits (from its form's
+    `remove`) that delete it, and, where its parameters have a syntax and it is named, the edit
+    that tells it in its prompt to report with SendMessage."""
+    site = _removals(site, lines, remove, has_syntax)
+    if site.name is None or not has_syntax:
         return site
     line, column = site.prompt_at if site.prompt_at[0] else (site.line, site.column)
     return replace(site, report_instruction=report_instruction(site.path, lines, line, column))
 
 
-def _removals(site: SpawnSite, lines: list[str]) -> SpawnSite:
-    if site.form in _PROSE and site.name is not None:
-        return replace(site, name=replace(site.name, removal=_prose_removal(site.name, site.path, lines)))
-    if site.form == "F7" and site.name is not None and site.team_name is None:
-        quoted = _bullet_name_removal(site.name, site.path, lines)
-        if quoted:
-            return replace(site, name=replace(site.name, removal=quoted))
-    if site.form not in _STRUCTURED:
+def _removals(site: SpawnSite, lines: list[str], remove: Removal | None, has_syntax: bool) -> SpawnSite:
+    if remove is None:
         return site
+    if not has_syntax:  # prose: its one name, nothing else
+        if site.name is None:
+            return site
+        return replace(site, name=replace(site.name, removal=_guarded(remove, site.name, site.path, lines)))
     params = [p for p in (site.name, site.team_name) if p is not None]
-    edits = {p.key: _removal(p, site.form, site.path, lines, frozenset()) for p in params}
+    edits = {p.key: _guarded(remove, p, site.path, lines) for p in params}
     gone = frozenset(e.line for found in edits.values() for e in found if _is_line(e))
     if gone:  # both lines go: a dangling comma is looked for past the other one
-        edits = {p.key: _removal(p, site.form, site.path, lines, gone - {p.line}) for p in params}
+        edits = {p.key: _guarded(remove, p, site.path, lines, gone - {p.line}) for p in params}
     if "team_name" in edits and _collide(edits.get("name", ()), edits["team_name"]):
         edits["team_name"] = ()  # the name goes; an ignored team_name may stay
     return replace(
@@ -105,9 +103,11 @@ def _removals(site: SpawnSite, lines: list[str]) -> SpawnSite:
     )
 
 
-def _removal(param: Param, form: str, path: str, lines: list[str], gone: frozenset[int]) -> tuple[Edit, ...]:
+def _guarded(
+    remove: Removal, param: Param, path: str, lines: list[str], gone: frozenset[int] = frozenset()
+) -> tuple[Edit, ...]:
     try:
-        return removal(param, form, path, lines, gone)
+        return remove(param, path, lines, gone)
     except IndexError:
         return ()
 
@@ -124,18 +124,36 @@ def _collide(first: tuple[Edit, ...], second: tuple[Edit, ...]) -> bool:
     )
 
 
-def removal(
-    param: Param, form: str, path: str, lines: list[str], gone: frozenset[int] = frozenset()
+def on_its_line(param: Param, lines: list[str]) -> bool:
+    """Whether the param's value is written on its key's line, in the file: the only shape whose
+    removal is certain."""
+    return 1 <= param.line <= len(lines) and param.value_position[0] == param.line
+
+
+def written(
+    param: Param, path: str, lines: list[str], gone: frozenset[int] = frozenset()
 ) -> tuple[Edit, ...]:
-    """The edits that delete the param; `gone` holds 1-based lines deleted along with it."""
-    if not 1 <= param.line <= len(lines) or param.value_position[0] != param.line:
+    """A `key: value` / `key=value` / `"key": value` parameter of a call, block or object: its
+    line goes when it is alone there, else the parameter with one of its commas."""
+    if not on_its_line(param, lines):
         return ()  # a value on another line than its key: no shape we can be sure of
-    if form == "F4" and not _other_keys(lines[param.line - 1], param.key):
-        return _bullet_line(param, path, lines)
-    if form == "F5":
-        spans = key_then_value_span(param, path, lines)
-        if spans:
-            return spans
+    return key_value(param, path, lines, gone)
+
+
+def key_value(
+    param: Param,
+    path: str,
+    lines: list[str],
+    gone: frozenset[int],
+    code_span: str | None = None,
+    alone: bool = True,
+    joiners: bool = False,
+) -> tuple[Edit, ...]:
+    """The edits that delete the param written as key, separator and value on one line; `gone`
+    holds 1-based lines deleted along with it. Where the key opens a code span, `code_span` says
+    how it may end: "closed" (with the value), "open" (one of several in the span), or None
+    (backticks are not read). Without `alone`, a parameter is never removed with its line or
+    commas (a bullet with more on it); `joiners` lets "and"/"or" go with it (a sentence)."""
     text = lines[param.line - 1]
     key = _key_token(text, param.column - 1, param.key)
     if key is None:
@@ -147,21 +165,22 @@ def removal(
     value_end = _value_end(text, sep.end())
     if value_end is None:
         return ()
-    if form in ("F4", "F5", "F7") and text[start - 1 : start] == "`":
-        if form != "F5" and text[value_end : value_end + 1] != "`":
+    if code_span is not None and text[start - 1 : start] == "`":
+        if code_span == "closed" and text[value_end : value_end + 1] != "`":
             return ()
         return _code_span(param, path, text, start, value_end)
-    if form in ("F4", "F7"):
+    if not alone:
         return ()  # a bullet with more on it than this parameter
     tail = _LINE_TAIL.fullmatch(text, value_end)
     if _LINE_LEAD.fullmatch(text, 0, start) and tail is not None:
         return _whole_line(param, path, lines, start, tail.group(1) is not None, gone)
     if not text[:start].strip() and _AFTER_INLINE.match(text, value_end):
         return _after_comma_above(param, path, lines, value_end, gone)
-    return _inline(param, path, text, start, value_end, joiners=form == "F5")
+    return _inline(param, path, text, start, value_end, joiners=joiners)
 
 
-def _other_keys(text: str, key: str) -> bool:
+def other_keys(text: str, key: str) -> bool:
+    """Whether the line gives another parameter than `key`."""
     return any(m.group(0) != key for m in _PARAM_KEY.finditer(text))
 
 
@@ -261,7 +280,7 @@ def _delete_line(path: str, lines: list[str], n: int) -> Edit:
     return Edit(path, n, 1, n, len(text) + 1, text)
 
 
-def _bullet_line(param: Param, path: str, lines: list[str]) -> tuple[Edit, ...]:
+def bullet_line(param: Param, path: str, lines: list[str]) -> tuple[Edit, ...]:
     """F4: the parameter's own bullet goes, when nothing but the bullet is on it."""
     n = param.line
     m = _BULLET_KEY.match(lines[n - 1])

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from spawnlint.parse import vocabulary
+from spawnlint.parse.forms import vocabulary
 from spawnlint.parse.text import CODE_SPAN, HEADING_IN_TEXT, RawSite, Structure, previous_nonblank
 
 _EMOJI = vocabulary.alternation(vocabulary.COUNTER_EMOJI)

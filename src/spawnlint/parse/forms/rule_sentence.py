@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from spawnlint.parse import vocabulary
+from spawnlint.parse.forms import vocabulary
+from spawnlint.parse.forms.trigger import Paragraphs, Trigger, word_at
 
 _NAME = re.compile(r"\bname\b", re.IGNORECASE)
 _SPAWN = re.compile(
@@ -71,6 +72,33 @@ def canonical_rule(kind: str, mixed: bool = False) -> str:
         f"Spawn {who} without the Agent tool's `name` parameter: a named spawn runs as an"
         f" `in_process_teammate`, whose final answer never returns to this {kind}."
     )
+
+
+# The trigger of the default matcher: `name` as a word, and in its paragraph a forbidding word and
+# agents, tasks or spawning (a literal inside each of their words, found by plain searches: "do
+# not": not; "omits": omit; "subagent": agent), then the matcher itself on that paragraph.
+_FORBID_WORDS = vocabulary.probes(vocabulary.FORBIDDING)
+_SPAWN_WORDS = vocabulary.probes((*vocabulary.RULE_SPAWN_NOUNS, *vocabulary.RULE_SPAWN_STEMS))
+
+
+def _holds_rule(text: str, low: str, paragraphs: Paragraphs) -> bool:
+    at = low.find("name")
+    while at >= 0:
+        if not word_at(low, at, at + 4):
+            at = low.find("name", at + 4)  # "filename", "named": the sentence needs the word
+            continue
+        start, end = paragraphs.around(at)
+        if _has_rule_words(low[start:end]) and is_rule_sentence(text[start:end], require_mechanism=False):
+            return True
+        at = low.find("name", end)
+    return False
+
+
+def _has_rule_words(low: str) -> bool:
+    return any(w in low for w in _FORBID_WORDS) and any(w in low for w in _SPAWN_WORDS)
+
+
+TRIGGER = Trigger(("name",), _holds_rule, words=_SPAWN_WORDS)
 
 
 # Sentences the default matcher reads as the no-name rule (VALID) or not (INVALID); the body

@@ -1,7 +1,8 @@
-"""The prefilter loses nothing: every markdown body of the repository that it lets skip the block
-parse yields no spawn, report instruction or rule sentence under the block parse; skipping the
-blocks without its words changes no file's sites or rule sentences; every project gives the
-same findings and facts with and without both; and generated text agrees too."""
+"""The triggers lose nothing (fast path equals slow path, tested once for every form): every
+markdown body of the repository that no trigger fires on yields no spawn, report instruction or
+rule sentence under the block parse; running only the passes whose trigger fires on a block changes
+no file's sites or rule sentences; every project gives the same findings and facts with and
+without the triggers; and generated text agrees too."""
 
 from __future__ import annotations
 
@@ -17,12 +18,13 @@ import spawnlint.parse as parse_module
 from conftest import REPO
 from spawnlint.config import load_settings
 from spawnlint.engine import lint
-from spawnlint.model import FileKind
-from spawnlint.parse import forms, markdown, parse_text, vocabulary
+from spawnlint.model import FileKind, Form
+from spawnlint.parse import markdown, parse_text
+from spawnlint.parse.forms import PASSES, could_yield, find_sites, has_spawn_word, rule_sentence, vocabulary
+from spawnlint.parse.forms.rule_sentence import is_rule_sentence
+from spawnlint.parse.forms.spec import Doc
 from spawnlint.parse.frontmatter import split_frontmatter
-from spawnlint.parse.prefilter import _FOLDING, _has_rule_words, _has_word, could_yield, hot_lines
-from spawnlint.parse.rule_sentence import is_rule_sentence
-from spawnlint.parse.spawn_syntax import split_lines
+from spawnlint.parse.text import split_lines
 
 
 def spellings(words: tuple[str, ...]) -> list[str]:
@@ -72,17 +74,16 @@ def _body(text: str) -> str:
 
 
 def _full_parse(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every body and every block gets the block parse and the site search."""
-    monkeypatch.setattr(forms, "hot_lines", lambda lines: set(range(len(lines))))
+    """Every body gets the block parse, and every pass reads every block (no trigger asked)."""
     monkeypatch.setattr(parse_module, "could_yield", lambda text: True)
-    monkeypatch.setattr(forms, "could_be_prose", lambda text: True)
-    monkeypatch.setattr(forms, "may_give_parameters", lambda text: True)
-    monkeypatch.setattr(markdown, "may_hold_rule", lambda structure, blocks: blocks)
+    monkeypatch.setattr(Doc, "fires", lambda self, trigger, block: True)
+    monkeypatch.setattr(Doc, "fires_on", lambda self, trigger, text: True)
+    monkeypatch.setattr(markdown, "rule_blocks", lambda structure: list(structure.blocks))
 
 
 def test_the_corpus_exercises_both_paths() -> None:
     texts = [p.read_bytes().decode("utf-8-sig", errors="replace") for p in MARKDOWN]
-    words = [t for t in texts if hot_lines(_body(t).split("\n"))]
+    words = [t for t in texts if has_spawn_word(_body(t))]
     passed = [t for t in words if could_yield(_body(t))]
     assert len(MARKDOWN) > 200 and 0 < len(passed) < len(words) < len(MARKDOWN)
 
@@ -98,7 +99,7 @@ def test_a_skipped_file_has_nothing_the_full_parse_would_find(
     cheap = parse_text("x.md", text, kind, all_sentences=False)
     _full_parse(monkeypatch)
     full = parse_text("x.md", text, kind)
-    assert [s for s in full.sites if s.form != "F9"] == []
+    assert [s for s in full.sites if s.form is not Form.F9] == []
     assert [s.text for s in full.sentences if is_rule_sentence(s.text, require_mechanism=False)] == []
     assert full.agents == cheap.agents  # SendMessage mentions and report lines included
     assert (full.unit_frontmatter, full.suppressions, full.problems) == (
@@ -125,7 +126,7 @@ def test_skipping_cold_blocks_changes_no_site_or_rule_sentence(
     assert facts() == gated
 
 
-def test_a_custom_rule_pattern_turns_the_prefilter_off() -> None:
+def test_a_custom_rule_pattern_turns_the_body_test_off() -> None:
     assert not could_yield("Keep names short.")
     parsed = parse_text("c.md", "Keep names short.\n", FileKind.COMMAND, all_sentences=True)
     assert [s.text for s in parsed.sentences] == ["Keep names short."]
@@ -143,7 +144,7 @@ def test_a_custom_rule_pattern_turns_the_prefilter_off() -> None:
     ],
 )
 def test_words_that_start_a_spawn_pass(text: str) -> None:
-    assert _word_test(text) and hot_lines(text.split("\n"))
+    assert has_spawn_word(text)
 
 
 def _facts(root: Path) -> tuple[object, ...]:
@@ -153,7 +154,7 @@ def _facts(root: Path) -> tuple[object, ...]:
 
 
 @pytest.mark.parametrize("root", PROJECTS + SNIPPETS, ids=lambda p: p.stem)
-def test_same_results_with_and_without_the_prefilter(
+def test_same_results_with_and_without_the_triggers(
     root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     if root.suffix == ".md":  # a corpus snippet, linted as a command of the corpus project
@@ -161,37 +162,9 @@ def test_same_results_with_and_without_the_prefilter(
         shutil.copytree(REPO / "tests" / "corpus" / "_project", root)
         (root / "commands").mkdir(exist_ok=True)
         shutil.copy(snippet, root / "commands" / snippet.name)
-    with_prefilter = _facts(root)
+    with_triggers = _facts(root)
     _full_parse(monkeypatch)
-    assert _facts(root) == with_prefilter
-
-
-_PIECES = [
-    *(part for verb in vocabulary.PHRASAL_VERBS for part in verb.split()),  # kick, off, ...
-    *(w.upper() for w in vocabulary.SPAWN_TOOL_WORDS),
-    "Agent",
-    "plain words",
-    "",
-    "  ",
-    "ta\u017fk",
-    "sendMessage",
-    "x",
-]
-
-
-def _word_test(text: str) -> bool:
-    """The first, cheapest test: a word some recogniser needs (or a letter that folds to one)."""
-    return any(c in text for c in _FOLDING) or _has_word(text.lower())
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.lists(st.sampled_from(_PIECES), max_size=4).map(" ".join), max_size=8))
-def test_hot_lines_cover_every_span_that_may_spawn(lines: list[str]) -> None:
-    hot = hot_lines(lines)
-    for a in range(len(lines)):
-        for b in range(a + 1, len(lines) + 1):
-            if _word_test("\n".join(lines[a:b])):
-                assert any(j in hot for j in range(a, b)), (a, b)
+    assert _facts(root) == with_triggers
 
 
 # Pieces of the texts every recogniser reads: spawn verbs strong and weak, agent nouns, teams,
@@ -272,12 +245,24 @@ _SPAWN_PIECES = [
         " ".join
     )
 )
-def test_a_body_the_second_test_skips_has_nothing_the_block_parse_finds(body: str) -> None:
-    if could_yield(body):
-        return
+def test_a_body_no_trigger_fires_on_has_nothing_the_block_parse_finds(body: str) -> None:
     full = parse_text("x.md", body, FileKind.COMMAND)  # every body, all sentences
-    assert [(s.form, s.line) for s in full.sites] == []
-    assert [s.text for s in full.sentences if is_rule_sentence(s.text, require_mechanism=False)] == []
+    rules = [s.text for s in full.sentences if is_rule_sentence(s.text, require_mechanism=False)]
+    if full.sites or rules:  # the body test and the coarser word test both let it through
+        assert could_yield(body) and has_spawn_word(body)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.lists(st.one_of(st.sampled_from(_SPAWN_WORDS), st.sampled_from(_SPAWN_PIECES)), max_size=24).map(
+        " ".join
+    )
+)
+def test_only_the_passes_whose_trigger_fires_on_a_block_find_anything(body: str) -> None:
+    """Each pass, run on every block, finds exactly what it finds on the blocks its trigger
+    fires on: no trigger hides a site of its own form."""
+    structure = markdown.build_structure(split_lines(body))
+    assert find_sites(structure, gated=False) == find_sites(structure)
 
 
 @pytest.mark.parametrize(
@@ -299,7 +284,7 @@ def test_a_body_the_second_test_skips_has_nothing_the_block_parse_finds(body: st
         'Agent({"description": "x", "prompt": "y"})',  # F1
     ],
 )
-def test_each_condition_of_the_second_test_lets_its_form_through(body: str) -> None:
+def test_each_condition_of_the_body_test_lets_its_form_through(body: str) -> None:
     full = parse_text("x.md", body, FileKind.COMMAND)
     rules = [s for s in full.sentences if is_rule_sentence(s.text, require_mechanism=False)]
     assert full.sites or rules
@@ -316,7 +301,7 @@ def test_each_condition_of_the_second_test_lets_its_form_through(body: str) -> N
     ],
 )
 def test_parameter_words_inside_list_items_are_not_parameter_bullets(body: str) -> None:
-    """A key counts only where forms.py reads one: the item's first word, or in an item that
+    """A key counts only where f4_param_bullets.py reads one: the item's first word, or in an item that
     opens with a `key: value` span. The words further into an item are prose."""
     assert parse_text("x.md", body, FileKind.COMMAND).sites == ()
     assert not could_yield(body)
@@ -348,6 +333,11 @@ _RULE_PIECES = [
 
 @settings(max_examples=2000, deadline=None)
 @given(st.lists(st.sampled_from(_RULE_PIECES), max_size=10).map(" ".join))
-def test_every_rule_sentence_holds_the_words_the_body_test_looks_for(text: str) -> None:
+def test_every_rule_sentence_fires_the_rule_trigger(text: str) -> None:
     if is_rule_sentence(text, require_mechanism=False):
-        assert _has_rule_words(text.lower())
+        assert rule_sentence.TRIGGER.fires(text) and has_spawn_word(text)
+
+
+def test_every_pass_has_a_trigger_of_its_own() -> None:
+    assert all(step.trigger is not None for step in PASSES)
+    assert len({step.name for step in PASSES}) == len(PASSES)

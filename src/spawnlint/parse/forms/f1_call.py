@@ -1,0 +1,104 @@
+"""F1: an `Agent(...)` / `Task(...)` call whose arguments make it a spawn (`subagent_type`, or a
+prompt), written with `k=v`, `k: v` or a JS object, in any fence or none; and the positional
+`Task(shop:scanner) - "Scan the repo"`."""
+
+from __future__ import annotations
+
+import re
+
+from spawnlint.model import Form, ValueKind
+from spawnlint.parse.forms import removal, syntax
+from spawnlint.parse.forms.spec import Claims, Doc, FormSpec, Found, Pass
+from spawnlint.parse.forms.syntax import Match, RawParam, is_spawn_params, split_params
+from spawnlint.parse.forms.trigger import Paragraphs, Trigger
+from spawnlint.parse.text import FormExamples, LineIndex, RawSite
+
+_CALLEE = r"(Agent|Task)\s*\("
+# not `new Agent(` (another framework's constructor), `def Task(`, `x.Agent(`
+_CALL = re.compile(r"(?<![\w.$])(?<!new )(?<!def )(?<!class )(?<!function )" + _CALLEE)
+_CALLEE_ANYWHERE = re.compile(_CALLEE)
+
+
+def find_calls(text: str) -> list[Match]:
+    """`Agent(...)` / `Task(...)` calls whose arguments make them a spawn."""
+    found: list[Match] = []
+    budget = syntax.budget(text)
+    for m in _CALL.finditer(text):
+        if found and m.start() < found[-1].end:
+            continue
+        open_at = m.end() - 1
+        close, scanned = syntax.scan_close(text, open_at)
+        budget.spend(scanned)
+        if close < 0:
+            continue
+        inner_start, inner = open_at + 1, text[open_at + 1 : close]
+        stripped = inner.strip()
+        if stripped.startswith("{") and stripped.endswith("}"):
+            brace = text.index("{", inner_start)
+            inner_start, inner = brace + 1, text[brace + 1 : close].rstrip()[:-1]
+        params = split_params(inner, inner_start)
+        if is_spawn_params(params):
+            found.append(Match(m.start(), close + 1, m.group(1), tuple(params)))
+            continue
+        positional = _positional_spawn(text, inner_start, inner, close)
+        if positional is not None:
+            found.append(Match(m.start(), close + 1, m.group(1), (positional,)))
+    return found
+
+
+_POSITIONAL_ID = re.compile(r"\s*([A-Za-z][\w.-]*(?::{1,2}[\w.-]+)+|[a-z][a-z0-9]*(?:-[a-z0-9]+)+)\s*$")
+# the prompt after a gap or a separator: `Task(x)",` is a quoted permission pattern ending
+_PROMPT_AFTER = re.compile(r"(?:[ \t]*(?:-|—|–|:|=>|->)[ \t]*|[ \t]+)[\"“]")
+
+
+def _positional_spawn(text: str, inner_start: int, inner: str, close: int) -> RawParam | None:
+    """`Task(vibe-audit:scanner) - "Scan the repo"`: an agent id as the only argument, then the
+    prompt. `Agent(worker)` in a tools list, or `"Task(test-runner)"` in a settings file's
+    permission list, has no prompt after it and is not a spawn."""
+    m = _POSITIONAL_ID.match(inner)
+    if m is None or not _PROMPT_AFTER.match(text, close + 1):
+        return None
+    offset = inner_start + m.start(1)
+    return RawParam("subagent_type", m.group(1), ValueKind.LITERAL, offset, offset)
+
+
+def _has_callee(text: str, low: str, paragraphs: Paragraphs) -> bool:
+    return _CALLEE_ANYWHERE.search(text) is not None
+
+
+TRIGGER = Trigger(("Agent", "Task"), _has_callee, any_case=False)
+
+
+def _calls(doc: Doc, claims: Claims) -> Found:
+    sites: list[RawSite] = []
+    lines: set[int] = set()
+    spans: dict[int, tuple[tuple[int, int], ...]] = {}
+    for block in doc.blocks(TRIGGER):
+        text = doc.text(block)
+        index = LineIndex(text, block.start)
+        matches = find_calls(text)
+        for m in matches:
+            first, column = index.position(m.start)
+            last, _ = index.position(m.end - 1)
+            lines.update(range(first, last + 1))
+            sites.append(RawSite(Form.F1, first, column, m.tool, syntax.params_at(m.params, index), block))
+        if matches:
+            spans[block.start] = tuple((m.start, m.end) for m in matches)
+    return Found(tuple(sites), frozenset(lines), spans)
+
+
+CALLS = Pass("calls", (Form.F1,), TRIGGER, _calls)
+
+# The examples are spawn text on purpose, and spawnlint reads its own source:
+# their targets (`shop:critic`) are no agents of this repository.
+# spawnlint: ignore-file[SL301]
+EXAMPLES = FormExamples(
+    Form.F1,
+    valid=(
+        'Agent(subagent_type: "shop:critic", name: "c1", prompt: "Review the plan.")',
+        'Task(subagent_type="general-purpose", description="Research", prompt="Find the bug")',
+    ),
+    invalid=('new Agent({name: "x", instructions: "y"})', "The Agent (see below) decides."),
+)
+
+SPEC = FormSpec(Form.F1, TRIGGER, removal.written, (EXAMPLES,))

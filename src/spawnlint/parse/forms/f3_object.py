@@ -1,0 +1,86 @@
+"""F3: an object (JSON, a JS object, a Python dict) with a `subagent_type` key, in any fence or
+none; a tool-use block `{"name": "Agent", "input": {...}}` names its tool. An object inside an F1
+call's arguments is that call's, not a spawn of its own."""
+
+from __future__ import annotations
+
+import re
+
+from spawnlint.model import Form
+from spawnlint.parse.forms import removal, syntax
+from spawnlint.parse.forms.spec import Claims, Doc, FormSpec, Found, Pass
+from spawnlint.parse.forms.syntax import MAX_LOOK_BACK, Match, split_params
+from spawnlint.parse.forms.trigger import Trigger
+from spawnlint.parse.text import FormExamples, LineIndex, RawSite
+
+_KEY = "subagent_type"
+_OBJECT_KEY = re.compile(rf"""(?<![\w$])(["']?){_KEY}\1\s*:""")
+
+
+def find_objects(text: str, covered: list[tuple[int, int]]) -> list[Match]:
+    """Objects (JSON, JS, Python dicts) with a `subagent_type` key, outside `covered`."""
+    found: list[Match] = []
+    budget = syntax.budget(text)
+    inside = syntax.span_test(covered)
+    for m in _OBJECT_KEY.finditer(text):
+        if inside(m.start()) or (found and m.start() < found[-1].end):
+            continue
+        open_at = _enclosing_brace(text, m.start())
+        budget.spend(m.start() - open_at if open_at >= 0 else min(m.start(), MAX_LOOK_BACK))
+        if open_at < 0:
+            continue
+        close, scanned = syntax.scan_close(text, open_at)
+        budget.spend(scanned)
+        if close < m.start():
+            continue
+        params = split_params(text[open_at + 1 : close], open_at + 1)
+        found.append(Match(open_at, close + 1, _tool_of_enclosing(text, open_at), tuple(params)))
+    return found
+
+
+def _enclosing_brace(text: str, offset: int) -> int:
+    depth = 0
+    for i in range(offset - 1, max(-1, offset - MAX_LOOK_BACK), -1):
+        ch = text[i]
+        if ch == "}":
+            depth += 1
+        elif ch == "{":
+            if depth == 0:
+                return i
+            depth -= 1
+    return -1
+
+
+def _tool_of_enclosing(text: str, open_at: int) -> str | None:
+    """For a tool-use block `{"name": "Agent", "input": {...}}`, the outer tool name."""
+    before = text[max(0, open_at - 400) : open_at]
+    m = re.search(r"""["']name["']\s*:\s*["'](Agent|Task)["'][^{}]*["']input["']\s*:\s*$""", before)
+    return m.group(1) if m else None
+
+
+TRIGGER = Trigger((_KEY,), any_case=False)
+
+
+def _objects(doc: Doc, claims: Claims) -> Found:
+    sites: list[RawSite] = []
+    lines: set[int] = set()
+    for block in doc.blocks(TRIGGER):
+        text = doc.text(block)
+        index = LineIndex(text, block.start)
+        for m in find_objects(text, list(claims.spans.get(block.start, ()))):
+            first, column = index.position(m.start)
+            last, _ = index.position(m.end - 1)
+            lines.update(range(first, last + 1))
+            sites.append(RawSite(Form.F3, first, column, m.tool, syntax.params_at(m.params, index), block))
+    return Found(tuple(sites), frozenset(lines))
+
+
+OBJECTS = Pass("objects", (Form.F3,), TRIGGER, _objects)
+
+EXAMPLES = FormExamples(
+    Form.F3,
+    valid=('```json\n{"subagent_type": "general-purpose", "prompt": "Find the bug"}\n```\n',),
+    invalid=('```json\n{"type": "general-purpose", "prompt": "Find the bug"}\n```\n',),
+)
+
+SPEC = FormSpec(Form.F3, TRIGGER, removal.written, (EXAMPLES,))

@@ -1,0 +1,172 @@
+"""F5: a spawn's parameters as inline code inside one sentence — ``Use the Task tool with
+`subagent_type="shop:critic"` and `name: "c1"`.``, `` `name` set to `x` ``, or written bare in a
+sentence that names the tool (`Use Task tool with subagent_type: "general-purpose" to:`)."""
+
+from __future__ import annotations
+
+import re
+
+from spawnlint.model import Edit, Form, Param, Sentence
+from spawnlint.parse.forms import prose_passes, removal, vocabulary
+from spawnlint.parse.forms.prose import TOOL_SENTENCE_WORDS, last_spawn_mention, names_the_tool, tool_in
+from spawnlint.parse.forms.rule_sentence import is_rule_sentence
+from spawnlint.parse.forms.spec import Claims, Doc, FormSpec, Found, Pass
+from spawnlint.parse.forms.syntax import PARAM_KEYS, as_written, classify, is_absent, param_at
+from spawnlint.parse.forms.trigger import Paragraphs, Trigger
+from spawnlint.parse.text import CODE_SPAN, Block, FormExamples, LineIndex, RawSite, split_sentences
+
+_SEPARATOR = r"\s*[=:]\s*"
+# `key: value` inside one code span
+_SPAN_KV = re.compile(rf"^\s*([a-z_]+){_SEPARATOR}(.+?)\s*$", re.DOTALL)
+# `` `key` set to `value` ``
+_KEY_THEN_VALUE = r"\s*(?:set\s+to|=|:|as|of|to)\s*`"
+_SPAN_KEY_THEN_VALUE = re.compile(
+    r"`(?P<key>subagent_type|name|team_name)`" + _KEY_THEN_VALUE + r"(?P<value>[^`\n]+)`"
+)
+# written bare in a sentence naming the tool
+_BARE_KV = re.compile(
+    rf"""\b(?P<key>subagent_type|name){_SEPARATOR}(?P<value>"[^"\n]+"|'[^'\n]+'|[\w:.-]+(?=[\s,.;)]|$))"""
+)
+_FORBID = re.compile(rf"\b{vocabulary.alternation(vocabulary.FORBIDDING_A_PARAMETER)}\b", re.IGNORECASE)
+_CONSTRUCTOR = re.compile(r"\bnew\s+(?:Agent|Task)\s*\(")
+
+# The trigger reads the name's shapes with the same pieces: `name: x` opening a code span,
+# `` `name` set to `x` ``, and a bare `name: x` in a paragraph that names Agent or Task.
+_SPAN_NAME = re.compile(r"`[^\S\n]*name" + _SEPARATOR.replace(r"\s", r"[^\S\n]"))
+_NAME_SPAN_THEN_VALUE = re.compile(r"`name`" + _KEY_THEN_VALUE)
+_BARE_NAME = re.compile(r"name" + _SEPARATOR)
+
+
+def _gives_parameters(text: str, low: str, paragraphs: Paragraphs) -> bool:
+    """A subagent_type, or a name in one of its shapes (a sentence with a name alone is a spawn
+    only where it names the tool or spawning)."""
+    if "subagent_type" in text:
+        return True
+    if "name" not in text:
+        return False
+    if _SPAN_NAME.search(text) or ("`name`" in text and _NAME_SPAN_THEN_VALUE.search(text)):
+        return True
+    if "Agent" not in text and "Task" not in text:
+        return False
+    seen = -1
+    for m in _BARE_NAME.finditer(text):
+        start, end = paragraphs.around(m.start())
+        if start == seen:
+            continue  # each paragraph is searched once
+        seen = start
+        paragraph = text[start:end]
+        if "Agent" in paragraph or "Task" in paragraph:
+            return True
+    return False
+
+
+TRIGGER = Trigger(("subagent_type", "name"), _gives_parameters, any_case=False, words=TOOL_SENTENCE_WORDS)
+
+
+def _spans(doc: Doc, claims: Claims) -> Found:
+    sites: list[RawSite] = []
+    claimed: set[int] = set()
+    for block in doc.blocks(TRIGGER, ("paragraph",)):
+        if any(j in claims.lines or j in claimed for j in range(block.start, block.end)):
+            continue
+        found, lines = _in_block(doc.lines, block)
+        sites.extend(found)
+        claimed.update(lines)
+    return Found(tuple(sites), frozenset(claimed))
+
+
+def _in_block(lines: list[str], block: Block) -> tuple[list[RawSite], set[int]]:
+    """The sites of a paragraph, and the lines of their sentences (one spawn, one site)."""
+    sites: list[RawSite] = []
+    claimed: set[int] = set()
+    for sentence in split_sentences(lines, block.start, block.end):
+        params = sentence_params(sentence)
+        keys = {p.key for p in params}
+        mentions_spawn = last_spawn_mention(sentence.text) is not None
+        if not mentions_spawn and not ({"name", "prompt", "description"} & keys):
+            continue  # "Why `subagent_type: "default"`?" explains a spawn; it is not one
+        if "subagent_type" not in keys and not ("name" in keys and mentions_spawn):
+            continue
+        if is_rule_sentence(sentence.text) or _CONSTRUCTOR.search(sentence.text):
+            continue  # `new Agent({ name: ... })` builds an agent of another framework
+        confidence = "high"
+        if "subagent_type" not in keys:
+            # ``Spawn the `shop:critic` agent with `name: "c1"` ``: the prose names the target
+            target = _prose_target(sentence)
+            if target is not None:
+                params, confidence = (*params, target), "medium"
+        tool = tool_in(sentence.text)
+        sites.append(RawSite(Form.F5, sentence.line - 1, sentence.column, tool, params, block, confidence))
+        claimed.update(range(sentence.line - 1, sentence.end_line))
+    return sites, claimed
+
+
+def _prose_target(sentence: Sentence) -> Param | None:
+    index = LineIndex(sentence.text, sentence.line - 1, sentence.column)
+    for spawn in prose_passes.sentence_spawns(sentence.text):
+        if spawn.target:
+            return param_at("subagent_type", spawn.target, index, spawn.target_offset)
+    return None
+
+
+def sentence_params(sentence: Sentence) -> tuple[Param, ...]:
+    """The parameters a sentence (or a list item) gives in code spans, or bare where it names
+    the tool."""
+    index = LineIndex(sentence.text, sentence.line - 1, sentence.column)
+    found: dict[str, Param] = {}
+    for m in CODE_SPAN.finditer(sentence.text):
+        kv = _SPAN_KV.match(m.group(1))
+        if kv is None or kv.group(1) not in PARAM_KEYS:
+            continue
+        at = (m.start(1), m.start(1) + kv.start(2))
+        _add_inline(found, sentence.text, kv.group(1), kv.group(2), at, index)
+    for m in _SPAN_KEY_THEN_VALUE.finditer(sentence.text):
+        at = (m.start("key"), m.start("value"))
+        _add_inline(found, sentence.text, m.group("key"), m.group("value"), at, index)
+    if "subagent_type" not in found and names_the_tool(sentence.text):
+        # `Use Task tool with subagent_type: "general-purpose" to:` written without backticks
+        for m in _BARE_KV.finditer(_blank_code_spans(sentence.text)):
+            at = (m.start("key"), m.start("value"))
+            _add_inline(found, sentence.text, m.group("key"), m.group("value"), at, index)
+    return tuple(found.values())
+
+
+def _blank_code_spans(text: str) -> str:
+    return CODE_SPAN.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def _add_inline(
+    found: dict[str, Param], text: str, key: str, raw: str, at: tuple[int, int], index: LineIndex
+) -> None:
+    if key in found:
+        return
+    value, kind = classify(raw)
+    kind = as_written(kind)
+    if key == "name" and (is_absent(value) or _FORBID.search(text[: at[0]].split(",")[-1])):
+        return
+    line, column = index.position(at[0])
+    value_line, value_column = index.position(at[1])
+    found[key] = Param(key, value, kind, line, column, value_line, value_column)
+
+
+def _remove(param: Param, path: str, lines: list[str], gone: frozenset[int]) -> tuple[Edit, ...]:
+    if not removal.on_its_line(param, lines):
+        return ()
+    spans = removal.key_then_value_span(param, path, lines)
+    if spans:
+        return spans
+    return removal.key_value(param, path, lines, gone, code_span="open", joiners=True)
+
+
+SPANS = Pass("inline parameters", (Form.F5,), TRIGGER, _spans)
+
+# The examples are spawn text on purpose, and spawnlint reads its own source:
+# their targets (`shop:critic`) are no agents of this repository.
+# spawnlint: ignore-file[SL301]
+EXAMPLES = FormExamples(
+    Form.F5,
+    valid=('Use the Task tool with `subagent_type="shop:critic"` and `name: "c1"`.',),
+    invalid=("Never pass `name` to the Agent tool: a named spawn runs as an `in_process_teammate`.",),
+)
+
+SPEC = FormSpec(Form.F5, TRIGGER, _remove, (EXAMPLES,))

@@ -1,0 +1,235 @@
+"""F6 in other languages (vocabulary.LANGUAGES: Japanese, Korean, Chinese, German, Spanish,
+French, Portuguese): a verb and, in its clause, a sub-agent noun or an agent noun beside an agent of
+a known shape — "`x` エージェントを起動する", "派一个只读 subagent", `Lanza el subagente` — and the
+lead of an F7 list in those languages. Each language reads as it writes: no word boundaries in
+CJK, the verb last with an object particle in Japanese and Korean."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from spawnlint.model import Form
+from spawnlint.parse.forms import vocabulary
+from spawnlint.parse.forms.prose import ProseSpawn
+from spawnlint.parse.forms.trigger import Paragraphs, Trigger
+from spawnlint.parse.text import FormExamples
+
+# The English nouns count too: "派 `x` agent", "派 sub-agent".
+_FOREIGN_REF = re.compile(
+    r"(?P<mark>`|\*\*)@?(?:agent-)?(?P<name>[A-Za-z][\w.-]*(?::{1,2}[A-Za-z][\w.-]*)*)(?P=mark)"
+    r"|(?<![\w@])@(?:agent-)?(?P<mention>[a-z][\w.-]*(?::[\w.-]+)*)"
+)
+_CLAUSE_END = re.compile(r"[。！？!?；;]|[.:](?:\s|$)")
+_FOREIGN_WINDOW = 80  # characters between a verb and its agent (CJK sentences are short)
+
+
+@dataclass(frozen=True)
+class _Grammar:
+    language: vocabulary.Language
+    verb: re.Pattern[str]
+    subagent: re.Pattern[str]
+    agent: re.Pattern[str]
+    negation: re.Pattern[str]
+
+
+def _grammar(language: vocabulary.Language) -> _Grammar:
+    edge = r"\b" if language.spaced else ""
+    english_sub, english_agent = ("sub(-)agent(s)",), ("agent(s)",)
+
+    def words(found: tuple[str, ...]) -> re.Pattern[str]:
+        return re.compile(rf"{edge}{vocabulary.alternation(found)}{edge}", re.IGNORECASE)
+
+    return _Grammar(
+        language,
+        words(language.verbs),
+        re.compile(
+            rf"{edge}{vocabulary.alternation(language.subagent_nouns)}{edge}"
+            rf"|\b{vocabulary.alternation(english_sub)}\b",
+            re.IGNORECASE,
+        ),
+        re.compile(
+            rf"{edge}{vocabulary.alternation(language.agent_nouns)}{edge}|\b{vocabulary.alternation(english_agent)}\b",
+            re.IGNORECASE,
+        ),
+        words(language.negations),
+    )
+
+
+_GRAMMARS = tuple(_grammar(language) for language in vocabulary.LANGUAGES)
+
+
+def _nouns(grammar: _Grammar, noun: re.Pattern[str], clause: str) -> list[re.Match[str]]:
+    """The noun where the clause holds it as the verb's object: before a verb that comes last, the
+    noun carries an object particle ("このエージェントは" is the subject: it does the work), or
+    `near_particles` right before the verb ("サブエージェントの起動")."""
+    language = grammar.language
+    if not language.verb_last:
+        return list(noun.finditer(clause))
+    found = []
+    for m in noun.finditer(clause):
+        after = clause[m.end() :].lstrip()
+        if after.startswith(language.object_particles) or (
+            after.startswith(language.near_particles) and len(after) <= 4
+        ):
+            found.append(m)
+    return found
+
+
+def _adjacent_ref(clause: str, nouns: list[re.Match[str]]) -> re.Match[str] | None:
+    """The agent named right beside one of the nouns (`` `x` エージェント``, "agente `x`")."""
+    for ref in _FOREIGN_REF.finditer(clause):
+        if (ref.group("name") or "") in _TOOL_NAMES:
+            continue  # `Agent` is the tool, not an agent
+        for n in nouns:
+            if n.start() < ref.end() and ref.start() < n.end():
+                continue  # the noun inside the name (`seed-agent`)
+            gap = clause[ref.end() : n.start()] if ref.end() <= n.start() else clause[n.end() : ref.start()]
+            if len(gap) <= 2 and not gap.strip():
+                return ref
+    return None
+
+
+_TOOL_NAMES = frozenset({"Agent", "Task"})
+
+
+def _false_friend(language: vocabulary.Language, text: str, verb: re.Match[str]) -> bool:
+    """Whether the verb is part of a word that is not it ("派生" holds "派")."""
+    for word in language.false_friends:
+        at = text.find(word, max(0, verb.start() - len(word) + 1), verb.end() + len(word))
+        if 0 <= at < verb.end() and at + len(word) > verb.start():
+            return True
+    return False
+
+
+def _foreign_clause(grammar: _Grammar, text: str, verb: re.Match[str]) -> tuple[int, str, bool]:
+    """Where the verb's object stands (before a verb that comes last, after one that comes
+    first), that text, and whether the verb is no instruction (negated, a passive, a false
+    friend)."""
+    if grammar.language.verb_last:
+        start = max(0, verb.start() - _FOREIGN_WINDOW)
+        ends = [m.end() for m in _CLAUSE_END.finditer(text, start, verb.start())]
+        clause_start = ends[-1] if ends else start
+        clause = text[clause_start : verb.start()]
+        negated = grammar.negation.match(text, verb.end()) is not None
+    else:
+        clause_start = verb.end()
+        end = _CLAUSE_END.search(text, verb.end(), verb.end() + _FOREIGN_WINDOW)
+        clause = text[clause_start : end.start() if end else verb.end() + _FOREIGN_WINDOW]
+        before = _CLAUSE_END.split(text[max(0, verb.start() - 30) : verb.start()])[-1]
+        negated = grammar.negation.search(before) is not None or (
+            grammar.language.code == "de" and grammar.negation.search(clause) is not None
+        )
+    return clause_start, clause, negated or _false_friend(grammar.language, text, verb)
+
+
+def foreign_lead(text: str) -> bool:
+    """A sentence in another language that introduces a list of agents (F7): a spawn verb, an
+    agent noun, and a colon at its end ("以下の専門エージェントを並行または順次実行してレビューを収集：")."""
+    if not text.rstrip().endswith((":", "：")):
+        return False
+    for grammar in _GRAMMARS:
+        for verb in grammar.verb.finditer(text):
+            if not _foreign_clause(grammar, text, verb)[2] and (
+                grammar.agent.search(text) or grammar.subagent.search(text)
+            ):
+                return True
+    return False
+
+
+def foreign_spawns(text: str) -> list[ProseSpawn]:
+    """F6 in another language: "`x` エージェントを起動する", "派一个只读 subagent",
+    `Lanza el subagente`. The verb's clause must hold a sub-agent noun, or an agent noun and an
+    agent of a known shape; a negated verb spawns nothing."""
+    for grammar in _GRAMMARS:
+        for verb in grammar.verb.finditer(text):
+            clause_start, clause, negated = _foreign_clause(grammar, text, verb)
+            if negated:
+                continue
+            subagents = _nouns(grammar, grammar.subagent, clause)
+            ref = _adjacent_ref(clause, subagents + _nouns(grammar, grammar.agent, clause))
+            if not (subagents or ref):
+                continue
+            if ref is None:
+                return [ProseSpawn(Form.F6, verb.start(), None, 0, None, 0)]
+            group = "name" if ref.group("name") else "mention"
+            return [
+                ProseSpawn(Form.F6, verb.start(), ref.group(group), clause_start + ref.start(group), None, 0)
+            ]
+    return []
+
+
+# The trigger: one of the languages' agent nouns (or the English "agent", which they borrow) and
+# one of their verbs.
+_FOREIGN_NOUNS = tuple(
+    noun for language in vocabulary.LANGUAGES for noun in (*language.subagent_nouns, *language.agent_nouns)
+)
+_VERB_PROBES = vocabulary.probes(verb for language in vocabulary.LANGUAGES for verb in language.verbs)
+
+
+def _has_verb(text: str, low: str, paragraphs: Paragraphs) -> bool:
+    return any(verb in low for verb in _VERB_PROBES)
+
+
+TRIGGER = Trigger(vocabulary.probes((*_FOREIGN_NOUNS, "agent")), _has_verb)
+
+
+# Another language's F6, one entry per language of vocabulary.LANGUAGES (the shapes of issue 19).
+EXAMPLES = (
+    FormExamples(
+        Form.F6,
+        valid=(
+            "各調査項目について `mgzl:budgeted-investigator` エージェントを Agent ツールで起動する。",
+            "判定結果に応じて `@test-implementer` サブエージェントを起動して修正する。",
+            "`@implementation-plan-creator-lite` エージェントを利用する。",
+        ),
+        invalid=(
+            "サブエージェントを起動しない。",
+            "このエージェントは `lint` を実行する。",  # the agent does the running: no agent shape
+            "それ以外のサブエージェントを起動してはならない。",
+            "サブエージェントの `description` は、エージェントがいつ呼び出されるかを決める。",  # passive
+        ),
+    ),
+    FormExamples(
+        Form.F6,
+        valid=("`code-reviewer` 에이전트를 실행하세요.", "서브에이전트를 호출해서 테스트를 돌리세요."),
+        invalid=(
+            "서브에이전트를 호출하지 마세요.",
+            "에이전트 설정을 확인하세요.",
+            "서브에이전트를 사용했다면 더 빨랐을 것이다.",
+        ),
+    ),
+    FormExamples(
+        Form.F6,
+        valid=(
+            "派 `seed-prototype` agent 造一次性原型。",
+            "用户要求更干净的视角时，派一个只读 subagent 执行同一份清单。",
+            "轻调查派 sub-agent，结论直接写票。",
+        ),
+        invalid=(
+            "不要派 subagent 做这件事。",
+            "这个流派的 agent 很多。",
+            "`pro` 在内部会派生 `flash` 级 `subagent` 分担工具调用。",
+        ),
+    ),
+    FormExamples(
+        Form.F6,
+        valid=("Starte den `code-reviewer` Agenten.", "Beauftrage einen Subagenten mit der Suche."),
+        invalid=("Starte den Subagenten nicht.", "Starte den Server neu und prüfe den Agenten."),
+    ),
+    FormExamples(
+        Form.F6,
+        valid=("Lanza el subagente `code-reviewer`.", "Delega la búsqueda al agente **shop:critic**."),
+        invalid=("No lances el subagente.", "Inicia sesión con el agente de usuario."),
+    ),
+    FormExamples(
+        Form.F6,
+        valid=("Lancez le sous-agent **critic** sur le diff.", "Invoque l'agent `shop:critic`."),
+        invalid=("Ne lancez jamais le sous-agent.", "Lance le serveur avant l'agent de build."),
+    ),
+    FormExamples(
+        Form.F6,
+        valid=("Inicie o agente `shop:critic`.", "Delegue a busca a um subagente."),
+        invalid=("Não inicie o subagente.", "Inicie o servidor do agente de usuário."),
+    ),
+)

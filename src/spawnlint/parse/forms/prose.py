@@ -1,0 +1,420 @@
+"""The grammar of English spawn prose that the prose forms share (F6 sentences, F7 leads, F8 team
+sentences, and the tool sentences of F4 and F5): spawn verbs and whether one is an instruction,
+the agents a verb governs, teammate names, the Agent/Task tool named in a sentence, and the
+trigger built from those verbs and nouns. Pure text rules over one sentence."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from spawnlint.model import Form
+from spawnlint.parse.forms import vocabulary
+from spawnlint.parse.forms.syntax import PARAM_KEYS
+from spawnlint.parse.forms.trigger import Paragraphs, Trigger, is_word_char
+
+_VERB_WORDS = vocabulary.alternation(
+    (*vocabulary.STRONG_VERBS, *vocabulary.PHRASAL_VERBS, *vocabulary.WEAK_VERBS)
+)
+VERB_RE = re.compile(rf"(?<![\w`-]){_VERB_WORDS}(?![\w-])", re.IGNORECASE)
+
+
+def verb_in(text: str, start: int, end: int) -> bool:
+    """Whether a spawn verb (used as a verb or not) stands in text[start:end]."""
+    return VERB_RE.search(text, start, end) is not None
+
+
+STRONG_VERBS = vocabulary.first_words((*vocabulary.STRONG_VERBS, *vocabulary.PHRASAL_VERBS))
+IMPERATIVE_ONLY = vocabulary.first_words(vocabulary.IMPERATIVE_ONLY)
+NEGATION = re.compile(rf"\b{vocabulary.alternation(vocabulary.NEGATIONS)}\b[^.;:]*$", re.IGNORECASE)
+AGENT_NOUN = vocabulary.alternation(vocabulary.AGENT_NOUNS, plural=True)
+CORE_NOUN = vocabulary.alternation(vocabulary.CORE_AGENT_NOUNS, plural=True)
+GROUP_NOUN = vocabulary.alternation(vocabulary.GROUP_NOUNS)
+BUILTINS = r"(?:general-purpose|Explore|Plan|statusline-setup|claude-code-guide|output-style-setup)"
+ID = r"[A-Za-z][\w.-]*(?::{1,2}[A-Za-z][\w.-]*)*"
+MARKED = rf"(?P<mark>\*\*|__|`)(?P<name>{ID})(?P=mark)"
+_NAMED_REF = re.compile(rf"{MARKED}\s+{AGENT_NOUN}\b", re.IGNORECASE)
+FROM_REF = re.compile(
+    rf"\b(?:from|using|of|as)\s+(?:the\s+|an?\s+)?{MARKED}(?:\s+(?:sub-?)?agent\b)?", re.IGNORECASE
+)
+# "agent execution", "agent outputs": a noun after "agent" makes it part of a compound noun.
+COMPOUND_HEAD = (
+    r"(?!\s*(?:sdk|files?|templates?|definitions?|frontmatter|tools?|names?|types?|prompts?|config"
+    r"|descriptions?|\.md|teams?|dispatch\w*|calls?|runs?|outputs?|results?|reports?|sessions?"
+    r"|execution|runtimes?|time|times|speed|loops?|framework|mode|behaviou?r)\b)"
+)
+_PLAIN_REF = re.compile(
+    rf"\b(?:(?:the|an?|one|two|three|four|five|\d+|all|both)\s+)?(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)+|{BUILTINS})"
+    rf"\s+{CORE_NOUN}\b{COMPOUND_HEAD}"
+)
+# After spawn/launch/dispatch, an id right after the verb: ``Spawn `shop:critic` ``,
+# ``Dispatch `codebase-recon` via the Agent tool``, `` `Agent(shop:critic)` ``.
+_ID_AFTER_VERB = re.compile(
+    r"^\s*(?:(?:the|a|an|one)\s+)?(?P<mark>`|\*\*)(?:Agent\(|Task\()?"
+    r"(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)+|[A-Za-z][\w-]*(?::{1,2}[A-Za-z][\w.-]*)+)\)?(?P=mark)"
+    r"(?!\s*(?:skill|command|tool|script|file|cli|hook|workflow|mcp|server|plugin)s?\b)"
+)
+_NAMED_LIST = re.compile(r"\b(?:named|called)\s+", re.IGNORECASE)
+_NAME_TOKEN = re.compile(
+    r"""`([^`\s]+)`|\*\*([^*\s]+)\*\*|"([^"\s]+)"|'([^'\s]+)'|“([^”\s]+)”|([a-z][\w-]*)"""
+)
+_LIST_JOINER = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*&\s*)")
+_DIALOGUE = re.compile(
+    r"^\s*(?:[-*>]\s*)?(?:\*\*)?(?:assistant|user|human|commentary|claude)(?:\*\*)?\s*:", re.IGNORECASE
+)
+NOT_AN_AGENT = frozenset(
+    {
+        "agent",
+        "agents",
+        "subagent",
+        "task",
+        "the",
+        "a",
+        "an",
+        "claude-code",
+        "agent-teams",
+        "todo",
+        "team",
+        "and",
+        "or",
+        "with",
+        "to",
+        "for",
+        "from",
+        "each",
+        "who",
+        "that",
+        "which",
+    }
+)
+
+
+_PLAIN_STOP = frozenset(
+    {
+        "then",
+        "keep",
+        "so",
+        "while",
+        "when",
+        "it",
+        "them",
+        "let",
+        "ask",
+        "have",
+        "give",
+        "send",
+        "wait",
+        "use",
+        "run",
+        "make",
+        "tell",
+        "in",
+        "on",
+        "at",
+        "by",
+        "as",
+        "but",
+        "if",
+        "after",
+        "before",
+    }
+)
+
+
+@dataclass(frozen=True)
+class ProseSpawn:
+    form: Form
+    offset: int  # of the spawn verb
+    target: str | None
+    target_offset: int
+    name: str | None
+    name_offset: int
+
+
+_NOUN_BEFORE = re.compile(
+    r"\b(?:a|an|the|each|every|this|that|one|named|unnamed|first|next|last|same|its|their|your|our|dry|test)\s+$"
+    r"|\b(?:way|how|ability|able|order|time|prepares?|ready|about)\s+to\s+$"
+    r"|\b(?:at|on|per|upon|of|for|after|before|during)\s+$",  # "set at spawn time"
+    re.IGNORECASE,
+)
+
+
+def is_instruction(text: str, verb: re.Match[str]) -> bool:
+    """The word is used as a verb that is not negated: not "a named spawn", not "do not spawn"."""
+    before = text[max(0, verb.start() - _CLAUSE_WINDOW) : verb.start()]
+    return not NEGATION.search(before) and not _NOUN_BEFORE.search(before)
+
+
+_CLAUSE_WINDOW = 160  # negation and determiners stand close to their verb; long lines stay linear
+
+
+def references(rest: str, base: int, strong: bool, whole_sentence: bool = False) -> list[tuple[str, int]]:
+    """Agent names the spawn verb governs: `**security-auditor** agent`, `the code-reviewer
+    agent`, and after spawn/launch/dispatch an id (`` `shop:critic` ``). The first must stand
+    within a few words of the verb ("Run the same check as the x agent" spawns nothing); in a
+    team sentence (`whole_sentence`) any agent the sentence names counts, `from **planner**` too."""
+    text = rest if whole_sentence else rest[:160]
+    stop = None if whole_sentence else re.search(r"[.;:]\s|\bthen\b|\bafter\b|\bwhen\b|\bif\b", text)
+    text = text[: stop.start()] if stop else text
+    found: dict[str, int] = {}
+    patterns = [_NAMED_REF, _PLAIN_REF]
+    if whole_sentence:
+        patterns.append(FROM_REF)
+    if strong:
+        patterns.append(_ID_AFTER_VERB)
+    for pattern in patterns:
+        for m in pattern.finditer(text):
+            name = m.group("name")
+            if name.lower() in NOT_AN_AGENT or name in found or not _agent_like(name, m):
+                continue
+            if not whole_sentence and not found and not governed(text[: m.start()]):
+                continue
+            found[name] = base + m.start("name")
+    return sorted(found.items(), key=lambda item: item[1])
+
+
+def governed(between: str) -> bool:
+    """Whether the words between a verb and an agent let the verb govern it: "Delegate the
+    migration to the x agent" does; "Run the same check as the x agent" does not."""
+    words = between.lower().split()
+    return len(words) <= 6 and not _COMPARISON & set(words)
+
+
+_HYPHENATED_ADJECTIVE = re.compile(
+    r"-(?:ready|based|powered|driven|level|grade|aware|specific|like|style|enabled|capable|friendly"
+    r"|native|first|only|safe|heavy|intensive)$"
+)
+_COMPARISON = frozenset({"as", "like", "than", "instead", "from", "of", "about", "unlike", "same"})
+
+
+def _agent_like(name: str, m: re.Match[str]) -> bool:
+    if re.search(r"\.(?:md|json|js|ts|py|sh|ya?ml|toml|txt)$|/", name):
+        return False  # a file, not an agent
+    if m.re is _PLAIN_REF and _HYPHENATED_ADJECTIVE.search(name):
+        return False  # "production-ready agents", "LLM-based agents": a kind of agent, not its name
+    if m.re is FROM_REF and not m.group(0).rstrip().lower().endswith("agent"):
+        return bool(re.match(r"^[a-z][\w.-]*(?::[\w.-]+)*$", name))  # `from **planner**`
+    return True
+
+
+def teammate_names(text: str, after: int = 0) -> list[tuple[str, int]]:
+    """Names given to teammates: `named a, b and c`, `teammates \\`x\\` and \\`y\\``,
+    `spawn \\`lead\\` from **planner**`; a team's own name (`a team called x`) is not one."""
+    for m in _NAMED_LIST.finditer(text, after):
+        before = text[max(after, m.start() - 40) : m.start()]
+        if re.search(r"\bteam\s*$", before, re.IGNORECASE):
+            continue
+        names = _name_list(text, m.end())
+        if names:
+            return names
+    for m in re.finditer(r"\b(?:teammates?|spawn|spawns)\s+(?=`)", text[after:], re.IGNORECASE):
+        names = _name_list(text, after + m.end(), marked_only=True)
+        if names and not all(n.lower() in NOT_AN_AGENT for n, _ in names):
+            return names
+    return []
+
+
+def _name_list(text: str, at: int, marked_only: bool = False) -> list[tuple[str, int]]:
+    """`a`, `b` and `c` (all marked) or alpha, beta and gamma (all plain)."""
+    names: list[tuple[str, int]] = []
+    pos = at
+    plain: bool | None = None
+    while True:
+        token = _NAME_TOKEN.match(text, pos)
+        if token is None or (marked_only and token.group(6)):
+            break
+        value = next(g for g in token.groups() if g)
+        is_plain = bool(token.group(6))
+        if plain is not None and is_plain != plain:
+            break
+        plain = is_plain
+        if value.lower() in NOT_AN_AGENT or (is_plain and value.lower() in _PLAIN_STOP):
+            break
+        if is_plain and re.match(rf"\s+{AGENT_NOUN}\b", text[token.end() :], re.IGNORECASE):
+            break  # "a named review agent": an adjective, not a name
+        group = next(k for k, g in enumerate(token.groups(), start=1) if g)
+        names.append((value.rstrip(".,;:"), token.start(group)))
+        pos = token.end()
+        skip = re.match(
+            rf"\s+(?:from|using|of|as)\s+(?:the\s+|an?\s+)?{MARKED}(?:\s+(?:sub-?)?agent\b)?", text[pos:]
+        )
+        if skip:
+            pos += skip.end()
+        joiner = _LIST_JOINER.match(text, pos)
+        if joiner is None:
+            break
+        pos = joiner.end()
+    return names
+
+
+def no_instruction(text: str) -> bool:
+    """A sentence that instructs no one, whatever verbs it holds: a line of an example dialogue
+    (`assistant: I'll launch the x agent`) or a flow diagram ("1.Setup → 2.Spawn Team → 3.Review")."""
+    return _DIALOGUE.match(text) is not None or len(re.findall(r"→|->|⇒", text)) >= 2
+
+
+# The Agent/Task tool named in a sentence (the lead of F4's parameter bullets, an F5 sentence).
+_TOOL_MENTION = re.compile(
+    r"\b(?:\*\*|`)?(?:Agent|Task)(?:\*\*|`)?\s+tool\b|`(?:Agent|Task)`|\b(?:Agent|Task)\s*\("
+    r"|\btool\s+`?(?:Agent|Task)\b"
+)
+_TOOL_SENTENCE_VERB = re.compile(
+    rf"\b{vocabulary.alternation(vocabulary.TOOL_SENTENCE_VERBS)}\b", re.IGNORECASE
+)
+_TOOL_SENTENCE_NOUN = re.compile(
+    rf"\b{vocabulary.alternation(vocabulary.TOOL_SENTENCE_NOUNS, plural=True)}\b", re.IGNORECASE
+)
+
+
+def names_the_tool(text: str) -> bool:
+    return _TOOL_MENTION.search(text) is not None
+
+
+def last_spawn_mention(text: str) -> int | None:
+    """Where the text last names the Agent/Task tool, else where a spawn verb stands in a text
+    that names agents; None when it does neither."""
+    tool = list(_TOOL_MENTION.finditer(text))
+    if tool:
+        return tool[-1].start()
+    verb = _TOOL_SENTENCE_VERB.search(text)
+    if verb and _TOOL_SENTENCE_NOUN.search(text):
+        return verb.start()
+    return None
+
+
+def tool_in(text: str) -> str | None:
+    m = re.search(r"\b(Agent|Task)\b", text)
+    return m.group(1) if m else None
+
+
+# The trigger of English spawn prose (F6 sentences, F7 leads). Every reading of a verb and its
+# agents above needs, in one paragraph, a spawn verb and after it: for a strong verb (spawn,
+# launch, ...) an agent noun, a team, a panel, a marked id right after it or a colon that ends a
+# line; for any verb an agent noun (agent, teammate, worker, reviewer, critic, helper) standing
+# as a word within 160 characters (`references`' window) or five words.
+_STRONG_VERB_PATTERNS = tuple(
+    (word.split()[0], re.compile(vocabulary.pattern(word) + r"(?![\w-])"))
+    for word in (*vocabulary.STRONG_VERBS, *vocabulary.PHRASAL_VERBS)
+)
+_NOUN_PROBES = vocabulary.probes(vocabulary.AGENT_NOUNS)
+_STRONG_OBJECTS = (*_NOUN_PROBES, *vocabulary.GROUP_NOUNS)
+_MARKED_NEXT = re.compile(r"\s*(?:(?:the|a|an|one)\s+)?(?:`|\*\*)")
+_REFERENCE_WINDOW = 170  # 160 after the verb, and the verb itself
+_COLON_AT_END = re.compile(r":(?:\*\*|__)?[^\S\n]*$", re.MULTILINE)
+
+
+def _verb_with_object(text: str, low: str, paragraphs: Paragraphs) -> bool:
+    return _strong_verb(low, paragraphs) or _verb_before_noun(text, low, paragraphs)
+
+
+def _strong_verb(low: str, paragraphs: Paragraphs) -> bool:
+    last_object: dict[int, int] = {}  # paragraph start -> where its last colon or noun starts
+    for word, pattern in _STRONG_VERB_PATTERNS:
+        if word not in low:
+            continue
+        for m in pattern.finditer(low):
+            if _MARKED_NEXT.match(low, m.end()):
+                return True  # ``Spawn `shop:critic` ``
+            start, end = paragraphs.around(m.end())
+            if start not in last_object:
+                nouns = (low.rfind(mark, start, end) for mark in _STRONG_OBJECTS)
+                last_object[start] = max(_last_line_colon(low, start, end), *nouns)
+            if last_object[start] >= m.end():
+                return True  # a colon or an agent, team or panel after the verb
+    return False
+
+
+def _last_line_colon(low: str, start: int, end: int) -> int:
+    """Where the last colon that ends a line of low[start:end] stands (-1: none). A strong verb
+    with no agent after it leads a list of agents only in a sentence that ends with a colon
+    (f7_list.spawn_lead), and a sentence ends only where its line or a full stop does."""
+    if "\r" in low[start:end]:
+        return low.rfind(":", start, end)  # lines that end in CR alone: any colon
+    last = -1
+    for m in _COLON_AT_END.finditer(low, start, end):
+        last = m.start()
+    return last
+
+
+def _verb_before_noun(text: str, low: str, paragraphs: Paragraphs) -> bool:
+    searched = (0, 0)  # no verb in text[searched[0]:searched[1]]
+    for at in _noun_words(low, tuple(n for n in _NOUN_PROBES if n in low)):
+        paragraph_start = paragraphs.around(at)[0]
+        start = max(paragraph_start, at - _REFERENCE_WINDOW)
+        if start > paragraph_start and len(low[start:at].split()) <= 5:
+            start = paragraph_start  # five long words: the verb may stand further back
+        if searched[0] <= start <= searched[1]:
+            start = searched[1]
+        if verb_in(text, start, at):
+            return True
+        searched = (min(searched[0], start) if start <= searched[1] else start, at)
+    return False
+
+
+def _noun_words(low: str, nouns: tuple[str, ...]) -> list[int]:
+    """Where a noun stands as the weak-verb patterns read one, in order: after white space (or
+    `sub`, `sub-`), then an optional plural `s` and no letter, digit or `_` (their `\\s+noun\\b`).
+    "critical", "agentize" and "useAgentEvents" hold no noun."""
+    found = []
+    for noun in nouns:
+        at = low.find(noun)
+        while at >= 0:
+            end = at + len(noun)
+            end += low.startswith("s", end)
+            if (end == len(low) or not is_word_char(low[end])) and _after_space(low, at):
+                found.append(at)
+            at = low.find(noun, at + 1)
+    return sorted(found)
+
+
+def _after_space(low: str, at: int) -> bool:
+    if low.endswith("sub-", 0, at):
+        at -= 4
+    elif low.endswith("sub", 0, at):
+        at -= 3
+    return at > 0 and low[at - 1].isspace()
+
+
+VERB_TRIGGER = Trigger(
+    (*vocabulary.probes((*vocabulary.STRONG_VERBS, *vocabulary.AGENT_NOUNS)), *vocabulary.PHRASAL_VERBS),
+    _verb_with_object,
+)
+
+# Every sentence that names the Agent/Task tool or spawns agents (`last_spawn_mention`) holds one
+# of these, in some case: the word test of the forms whose sites need one (F4, F5).
+TOOL_SENTENCE_WORDS = vocabulary.probes((*vocabulary.SPAWN_TOOL_WORDS, *vocabulary.TOOL_SENTENCE_NOUNS))
+
+
+def bullet_reference(item: str, strong_lead: bool) -> tuple[str, int] | None:
+    """The agent a one-per-agent bullet (F7) names at its start: `- **legacy-analyst** — ...`,
+    `` - `shop:critic` ``, `- security-auditor: ...`. Capitalised labels (`**Calculations**`)
+    are not agents; after a weak lead (`Run these:`) a single word is not enough."""
+    m = re.match(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?", item)
+    if m is None:
+        return None
+    head = item[m.end() :]
+    marked = re.match(rf"(?P<mark>\*\*|__|`)(?P<name>\{{?{ID}\}}?(?:-[\w-]+)?)(?P=mark)", head)
+    plain = re.match(r"(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)*)\s*(?::|—|–|\s-\s)", head)
+    # `- **One `shop:union-dev` agent per track** — ...`: a few words, then the agent
+    described = re.match(
+        rf"(?:\*\*|__)?(?:[\w-]+\s+){{1,3}}?(?P<mark>`|\*\*)(?P<name>{ID})(?P=mark)\s+(?:sub-?)?agents?\b",
+        head,
+        re.IGNORECASE,
+    )
+    # Claude Code's mention of an agent: `- @agent-review-srp-reviewer による評価`
+    mention = re.match(r"@(?:agent-)?(?P<name>[a-z][\w.-]*(?::[\w.-]+)*)", head)
+    ref = marked or mention or plain or described
+    if ref is None:
+        return None
+    name = ref.group("name")
+    builtin = re.fullmatch(BUILTINS, name) is not None
+    kebab = "-" in name or ":" in name or name.startswith("{")
+    if name.lower() in NOT_AN_AGENT or not (builtin or name[0].islower() or name.startswith("{")):
+        return None
+    if name in PARAM_KEYS:
+        return None  # `` - `team_name`: ... `` is a parameter of the call, not an agent
+    if not (
+        builtin or kebab or strong_lead or re.match(rf"\s+{AGENT_NOUN}", head[ref.end() :], re.IGNORECASE)
+    ):
+        return None
+    return name, m.end() + ref.start("name")

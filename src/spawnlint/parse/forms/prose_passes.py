@@ -1,0 +1,141 @@
+"""The passes that read prose, in claim order: each list lead with its bullets (the first of the
+lead forms that reads it), then each sentence (the first of the sentence forms that reads it:
+team prose F8 before F6, English before other languages). Text inside `<example>` dialogues,
+YAML lines of a fence and the no-name rule sentence itself spawn nothing."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from spawnlint.model import Form, Sentence
+from spawnlint.parse.forms import f6_prose, f8_team, languages
+from spawnlint.parse.forms.counter_examples import example_lines
+from spawnlint.parse.forms.prose import ProseSpawn, no_instruction
+from spawnlint.parse.forms.rule_sentence import is_rule_sentence
+from spawnlint.parse.forms.spec import Claims, Doc, Found, Pass
+from spawnlint.parse.forms.syntax import param_at
+from spawnlint.parse.forms.trigger import Trigger, either
+from spawnlint.parse.text import (
+    Block,
+    LineIndex,
+    RawSite,
+    block_sentences,
+    previous_nonblank,
+    split_sentences,
+)
+
+SentenceForm = tuple[Trigger, Callable[[str], list[ProseSpawn]]]
+# A sentence is read by the first of these that finds a spawn in it.
+SENTENCE_FORMS: tuple[SentenceForm, ...] = (
+    (f8_team.TRIGGER, f8_team.sentence_spawns),
+    (f6_prose.TRIGGER, f6_prose.sentence_spawns),
+    (languages.TRIGGER, languages.foreign_spawns),
+)
+
+
+def sentence_spawns(text: str, forms: tuple[SentenceForm, ...] = SENTENCE_FORMS) -> list[ProseSpawn]:
+    """The spawns the first sentence form that reads the text finds in it."""
+    if no_instruction(text):
+        return []
+    for _trigger, spawns_in in forms:
+        found = spawns_in(text)
+        if found:
+            return found
+    return []
+
+
+# Prose in a fence is an instruction quoted for the lead ("send it this verbatim"); a markdown
+# fence holds an example document, and a fence after "For example:" a sample to read.
+_PROSE_FENCES = frozenset({"", "text", "txt", "prompt", "plaintext"})
+_EXAMPLE_LEAD = re.compile(
+    r"\b(?:for\s+example|e\.g\.|example|sample|for\s+instance|such\s+as|you\s+can\s+(?:say|type|ask)"
+    r"|tell\s+claude|ask\s+claude|natural\s+language)\b",
+    re.IGNORECASE,
+)
+_SENTENCE_TRIGGER = either(*(trigger for trigger, _ in SENTENCE_FORMS))
+
+
+def _sentences(doc: Doc, claims: Claims) -> Found:
+    """F6 and F8 sentences, in text outside what the passes before claimed."""
+    lines = doc.lines
+    examples = doc.cached("example lines", lambda: example_lines(lines))
+    sites: list[RawSite] = []
+    for block in doc.blocks(_SENTENCE_TRIGGER, ("paragraph", "fence")):
+        if block.kind == "fence" and not _quoted_instruction(doc, block):
+            continue
+        forms = tuple(form for form in SENTENCE_FORMS if doc.fires(form[0], block))
+        for sentence in block_sentences(doc.structure, block):
+            if any(
+                j - 1 in claims.lines or j - 1 in examples
+                for j in range(sentence.line, sentence.end_line + 1)
+            ):
+                continue
+            if block.kind == "fence" and re.match(r"^[\w-]+:\s", sentence.text):
+                continue  # a YAML line in a fence, not an instruction
+            if is_rule_sentence(sentence.text, require_mechanism=False):
+                continue  # the no-name rule itself ("spawn agents without `name`") is no spawn
+            sites.extend(_sites(sentence, sentence_spawns(sentence.text, forms), block))
+    return Found(tuple(sites))
+
+
+def _sites(sentence: Sentence, spawns: list[ProseSpawn], block: Block) -> list[RawSite]:
+    index = LineIndex(sentence.text, sentence.line - 1, sentence.column)
+    sites = []
+    for spawn in spawns:
+        line, column = index.position(spawn.offset)
+        params = []
+        if spawn.target:
+            params.append(param_at("subagent_type", spawn.target, index, spawn.target_offset))
+        if spawn.name:
+            params.append(param_at("name", spawn.name, index, spawn.name_offset))
+        sites.append(RawSite(spawn.form, line, column, None, tuple(params), block, "medium"))
+    return sites
+
+
+def _quoted_instruction(doc: Doc, block: Block) -> bool:
+    if block.fence_open is None:
+        return False
+    lines = doc.lines
+    if lines[block.fence_open].strip().lstrip("`~").strip().split(" ")[0].lower() not in _PROSE_FENCES:
+        return False
+    lead = previous_nonblank(lines, block.fence_open - 1, max(0, block.fence_open - 3))
+    return lead is None or not _EXAMPLE_LEAD.search(lines[lead])
+
+
+SENTENCES = Pass("sentences", (Form.F8, Form.F6), _SENTENCE_TRIGGER, _sentences)
+
+
+# A lead form reads a lead sentence and its list: (lines, the lead's last sentence, the lead,
+# its items' (start, end) lines, the lines claimed) -> sites; none when it is not its lead.
+LeadForm = Callable[[list[str], Sentence, Block, tuple[tuple[int, int], ...], frozenset[int]], list[RawSite]]
+
+
+def leads(forms: tuple[tuple[Trigger, LeadForm], ...]) -> Pass:
+    """The pass over list leads and their lists: each lead read by the first form that finds
+    spawns in it; the lead and its items are claimed."""
+    trigger = either(*(t for t, _ in forms))
+
+    def find(doc: Doc, claims: Claims) -> Found:
+        lines = doc.lines
+        examples = doc.cached("example lines", lambda: example_lines(lines))
+        claimed = set(claims.lines)
+        sites: list[RawSite] = []
+        for lead, items in doc.structure.leads:
+            if lead.start in claimed or lead.start in examples or not doc.fires(trigger, lead):
+                continue
+            sentences = split_sentences(lines, lead.start, lead.end)
+            if not sentences:
+                continue
+            for form_trigger, read in forms:
+                if not doc.fires(form_trigger, lead):
+                    continue
+                found = read(lines, sentences[-1], lead, items, frozenset(claimed))
+                if found:
+                    sites.extend(found)
+                    claimed.update(range(lead.start, lead.end))
+                    claimed.update(line for a, b in items for line in range(a, b))
+                    break
+        return Found(tuple(sites), frozenset(claimed - claims.lines))
+
+    return Pass("list leads", (Form.F8, Form.F7), trigger, find)

@@ -1,0 +1,127 @@
+"""A form's trigger: the cheap necessary condition of its recogniser, built from the recogniser's
+own patterns and word lists. Where no trigger fires, no recogniser can find anything: a body none
+fires on gets no block parse, a block none fires on is not searched, and in a block only the forms
+whose trigger fires run."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import cached_property
+
+# Letters a case-insensitive regex equates with ASCII ones (long s, Kelvin sign, dotless and
+# dotted I): `taſk` matches `task` there, so text holding one fires every case-blind trigger.
+FOLDING = "\u017f\u212a\u0131\u0130"
+
+
+class Words:
+    """Literals one of which a text holds, each found with `str.find`; a word of two (`kick off`)
+    is there when both halves are and a search finds them with white space between."""
+
+    def __init__(self, words: Iterable[str]) -> None:
+        self.words = tuple(dict.fromkeys(words))
+        single = [w for w in self.words if " " not in w]
+        # a word that holds another is found whenever that one is (`teammate`, `team`)
+        self._single = tuple(w for w in single if not any(v != w and v in w for v in single))
+        self._phrases = tuple(
+            (w.split()[0], w.split()[-1], re.compile(r"\b" + r"\s+".join(map(re.escape, w.split())) + r"\b"))
+            for w in self.words
+            if " " in w
+        )
+
+    def found_in(self, text: str) -> bool:
+        return any(w in text for w in self._single) or any(
+            head in text and tail in text and pattern.search(text) is not None
+            for head, tail, pattern in self._phrases
+        )
+
+
+@dataclass(frozen=True)
+class Trigger:
+    """Text can hold the form only if it holds one of `probes` (searched in the lower-cased text,
+    or as written when not `any_case`) and then passes `test` (given the text, the lower-cased
+    text and the paragraphs around offsets). `words` (lower-case; the probes when not given) are
+    a coarser necessary condition: every text the form reads holds one of them in some case (the
+    word test that decides whether a Python file or string is read at all)."""
+
+    probes: tuple[str, ...]
+    test: Callable[[str, str, Paragraphs], bool] | None = None
+    any_case: bool = True
+    words: tuple[str, ...] | None = None
+
+    @cached_property
+    def _probes(self) -> Words:
+        return Words(self.probes)
+
+    @cached_property
+    def word_test(self) -> Words:
+        return Words(self.words if self.words is not None else (p.lower() for p in self.probes))
+
+    def fires(self, text: str, low: str | None = None, paragraphs: Paragraphs | None = None) -> bool:
+        if self.any_case:
+            if any(c in text for c in FOLDING):
+                return True  # a case-insensitive recogniser may read `ſpawn` as spawn
+            low = text.lower() if low is None else low
+            if not self._probes.found_in(low):
+                return False
+        elif not self._probes.found_in(text):
+            return False
+        if self.test is None:
+            return True
+        return self.test(text, text.lower() if low is None else low, paragraphs or Paragraphs(text))
+
+
+def either(*triggers: Trigger) -> Trigger:
+    """The trigger of a pass that runs several forms: any of theirs."""
+
+    def test(text: str, low: str, paragraphs: Paragraphs) -> bool:
+        return any(t.fires(text, low, paragraphs) for t in triggers)
+
+    probes = tuple(dict.fromkeys(p.lower() for t in triggers for p in t.probes))
+    words = tuple(dict.fromkeys(w for t in triggers for w in t.word_test.words))
+    return Trigger(probes, test, words=words)
+
+
+class Paragraphs:
+    """The text between the blank lines around an offset (only an empty line counts as blank
+    here, so this may be more than markdown's paragraph, never less): one search for the blank
+    lines, then each question in log time (a line of 10,000 spawns asks 10,000 of them)."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._breaks: list[int] | None = None
+
+    def around(self, at: int) -> tuple[int, int]:
+        if self._breaks is None:
+            self._breaks = _blank_lines(self._text)
+        before = bisect_right(self._breaks, at - 2) - 1  # a "\n\n" ending by `at`
+        after = bisect_left(self._breaks, at)  # the first "\n\n" from `at` on
+        start = self._breaks[before] + 1 if before >= 0 else 0
+        return start, self._breaks[after] if after < len(self._breaks) else len(self._text)
+
+
+def _blank_lines(text: str) -> list[int]:
+    found = []
+    at = text.find("\n\n")
+    while at >= 0:
+        found.append(at)
+        at = text.find("\n\n", at + 1)
+    return found
+
+
+def line_end(text: str, at: int) -> int:
+    ends = [e for e in (text.find("\n", at), text.find("\r", at)) if e >= 0]
+    return min(ends) if ends else len(text)
+
+
+def is_word_char(c: str) -> bool:
+    return c.isalnum() or c == "_"  # the re module's \w
+
+
+def word_at(low: str, start: int, end: int) -> bool:
+    """Whether low[start:end] is a whole word (`\\b` on both sides)."""
+    return (start == 0 or not is_word_char(low[start - 1])) and (
+        end >= len(low) or not is_word_char(low[end])
+    )
