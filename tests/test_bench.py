@@ -7,6 +7,7 @@ import os
 import random
 import subprocess
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from spawnlint.parse.forms import could_yield, has_spawn_word
 
 sys.path.insert(0, str(REPO / "bench"))
 from generate import filler, generate  # noqa: E402
-from run import Measured, Sample, Tree, copy_tree, rows, slope, table  # noqa: E402
+from run import RACY_SECONDS, Measured, Sample, Tree, copy_tree, rows, settle, slope, table  # noqa: E402
 
 
 def test_generated_marketplace_is_read_in_full(tmp_path: Path) -> None:
@@ -212,3 +213,12 @@ def test_run_copies_a_folder_into_a_repository_and_times_it(tmp_path: Path) -> N
         .read_text()
         .endswith("| 0 | lead | keep it short |\n")
     )
+
+
+def test_settle_lets_a_fresh_edit_age_past_the_memos_racy_window(tmp_path: Path) -> None:
+    """Otherwise the refill after the single-file run writes no memo, and the next 'warm' run
+    lints again."""
+    edited = tmp_path / "command.md"
+    edited.write_text("Edited just now.\n")
+    settle(edited)
+    assert time.time() - edited.stat().st_mtime >= RACY_SECONDS
