@@ -439,3 +439,31 @@ def test_f7_described_agent_bullets_with_their_names() -> None:
 def test_a_constructor_of_another_framework_is_not_a_spawn() -> None:
     text = 'Wire it up:\n\nconst agent = new Agent({\n  name: "triage",\n  instructions: "Route the ticket.",\n});\n'
     assert parse_text("commands/x.md", text, FileKind.COMMAND).sites == ()
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        (  # a step wrapped in a tag of the prompt's own, after a heading
+            '## Phase 1\n<exploration priority="first">\nUse the Agent tool with `subagent_type: "Explore"` to'
+            " understand:\n1. What stack is this?\n</exploration>\n",
+            [("F5", 3, None, "Explore")],
+        ),
+        (  # after a blank line, a list inside the tag
+            "Review it.\n\n<steps>\nSpawn these agents in parallel:\n\n- **security-auditor**\n- **code-reviewer**\n</steps>\n",
+            [("F7", 6, None, "security-auditor"), ("F7", 7, None, "code-reviewer")],
+        ),
+    ],
+)
+def test_text_inside_a_prompt_tag_is_read_as_markdown(text: str, expected: list[object]) -> None:
+    """markdown opens an HTML block at a line that is only a tag and reads nothing in it as
+    markdown; the model reads the text inside as instructions."""
+    assert sites(text) == expected
+
+
+def test_a_tag_line_inside_a_paragraph_leaves_it_whole() -> None:
+    parsed = parse_text(
+        "commands/x.md", "Read the plan and\n<br>\nlaunch the `shop:critic` agent.\n", FileKind.COMMAND
+    )
+    assert [(s.form, s.line) for s in parsed.sites] == [("F6", 3)]
+    assert [s.line for s in parsed.sentences] == [1]

@@ -20,7 +20,15 @@ from spawnlint.config import load_settings
 from spawnlint.engine import lint
 from spawnlint.model import FileKind, Form
 from spawnlint.parse import markdown, parse_text
-from spawnlint.parse.forms import PASSES, could_yield, find_sites, has_spawn_word, rule_sentence, vocabulary
+from spawnlint.parse.forms import (
+    PASSES,
+    could_yield,
+    document,
+    find_sites,
+    has_spawn_word,
+    rule_sentence,
+    vocabulary,
+)
 from spawnlint.parse.forms.rule_sentence import is_rule_sentence
 from spawnlint.parse.forms.spec import Doc
 from spawnlint.parse.frontmatter import split_frontmatter
@@ -77,8 +85,8 @@ def _full_parse(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every body gets the block parse, and every pass reads every block (no trigger asked)."""
     monkeypatch.setattr(parse_module, "could_yield", lambda text: True)
     monkeypatch.setattr(Doc, "fires", lambda self, trigger, block: True)
-    monkeypatch.setattr(Doc, "fires_on", lambda self, trigger, text: True)
-    monkeypatch.setattr(markdown, "rule_blocks", lambda structure: list(structure.blocks))
+    monkeypatch.setattr(Doc, "fires_on", lambda self, trigger, block, text: True)
+    monkeypatch.setattr(markdown, "rule_blocks", lambda doc: list(doc.structure.blocks))
 
 
 def test_the_corpus_exercises_both_paths() -> None:
@@ -262,7 +270,7 @@ def test_only_the_passes_whose_trigger_fires_on_a_block_find_anything(body: str)
     """Each pass, run on every block, finds exactly what it finds on the blocks its trigger
     fires on: no trigger hides a site of its own form."""
     structure = markdown.build_structure(split_lines(body))
-    assert find_sites(structure, gated=False) == find_sites(structure)
+    assert find_sites(document(structure, gated=False)) == find_sites(document(structure))
 
 
 @pytest.mark.parametrize(

@@ -5,6 +5,7 @@ reads what the text says about reporting."""
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from dataclasses import dataclass, replace
 from functools import cache
@@ -12,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from spawnlint.model import Param, Section, Sentence, SpawnSite, ValueKind, section_of
 from spawnlint.parse.blocks import fast_structure
-from spawnlint.parse.forms import find_sites, rule_blocks, with_removals
+from spawnlint.parse.forms import document, find_sites, rule_blocks, with_removals
 from spawnlint.parse.forms.counter_examples import is_counter_example
 from spawnlint.parse.forms.syntax import is_absent
 from spawnlint.parse.send_message import mentions_send_message_tool, report_lines
@@ -40,7 +41,8 @@ def analyse(path: str, lines: list[str], body_start: int, all_sentences: bool = 
     blanked = [""] * body_start + lines[body_start:]
     structure = build_structure(blanked)
     sections = sections_of(structure)
-    raw_sites = find_sites(structure)
+    doc = document(structure)
+    raw_sites = find_sites(doc)
     told: dict[Section | None, bool] = {}  # per section: does it name the SendMessage tool?
     tops = list(structure.tops)
     sites = tuple(
@@ -51,7 +53,7 @@ def analyse(path: str, lines: list[str], body_start: int, all_sentences: bool = 
     body = "\n".join(blanked)
     return MarkdownFacts(
         sites=tuple(sorted(sites, key=lambda s: (s.line, s.column))),
-        sentences=tuple(sentences_of(structure, None if all_sentences else rule_blocks(structure))),
+        sentences=tuple(sentences_of(structure, None if all_sentences else rule_blocks(doc))),
         sections=sections,
         mentions_send_message=mentions_send_message_tool(body),
         report_lines=report_lines(lines, body_start),
@@ -66,6 +68,8 @@ def _in_block(site: SpawnSite, tops: list[int], lines: list[str]) -> SpawnSite:
     start = tops[at - 1]
     if at >= 2 and _introduces(lines, tops[at - 2], start):
         start = tops[at - 2]  # "Run:" and the block it introduces stay together
+    while start > 1 and _TAG_LINE.match(lines[start - 2]):
+        start -= 1  # a block wrapped in a tag (`<Task>`) starts at the tag
     return replace(site, block_line=start, block_joined=start > 1 and bool(lines[start - 2].strip()))
 
 
@@ -78,9 +82,40 @@ def _introduces(lines: list[str], lead: int, block: int) -> bool:
 
 def build_structure(lines: list[str]) -> Structure:
     """The block structure of the markdown lines: the fast scan where it is certain to read it as
-    markdown-it does, markdown-it elsewhere."""
-    fast = fast_structure(lines)
-    return fast if fast is not None else markdown_it_structure(lines)
+    markdown-it does, markdown-it elsewhere. A line that is only a tag of the prompt's own is read
+    as a blank line (see `untagged`)."""
+    read = untagged(lines)
+    fast = fast_structure(read)
+    structure = fast if fast is not None else markdown_it_structure(read)
+    return structure if read is lines else replace(structure, lines=lines)
+
+
+# A line that is only an opening or closing tag: `<exploration priority="first">`, `</steps>`.
+_TAG_LINE = re.compile(r"^\s{0,3}</?([A-Za-z][\w-]*)(?:\s[^<>]*)?/?>\s*$")
+# Tags whose content is raw text to markdown and to the model alike.
+_RAW_TAGS = frozenset({"pre", "script", "style", "textarea"})
+# Lines after which a tag line opens an HTML block (it cannot interrupt a paragraph: there it is
+# the paragraph's text, read as markdown anyway): a blank line, a heading, a fence marker.
+_BLOCK_BEFORE = re.compile(r"^\s{0,3}(?:#{1,6}(?:\s|$)|`{3,}|~{3,})|^\s*$")
+
+
+def untagged(lines: list[str]) -> list[str]:
+    """The lines with each line that is only a tag blanked. Prompts wrap their steps in tags of
+    their own (`<exploration>` ... `</exploration>`); markdown opens an HTML block at such a line
+    and reads nothing in it as markdown until a blank line, but the model reads the text inside as
+    instructions, lists and all."""
+    if not any("<" in line for line in lines):
+        return lines
+    out = None
+    for j, line in enumerate(lines):
+        m = _TAG_LINE.match(line) if "<" in line else None
+        if m is None or m.group(1).lower() in _RAW_TAGS:
+            continue
+        before = (out if out is not None else lines)[j - 1] if j else ""
+        if _BLOCK_BEFORE.match(before):
+            out = out if out is not None else list(lines)
+            out[j] = ""
+    return out if out is not None else lines
 
 
 # How deep markdown-it nests blocks (its commonmark preset stops at 20: a spawn under 20

@@ -91,10 +91,16 @@ _REPORT_WORDS = re.compile(
 )
 
 
+def _may_name(text: str) -> bool:
+    """Whether the text may hold the word, in any case: a plain search of the lower-cased text
+    (a tenth of the case-blind pattern's cost), and the pattern where a long s could stand for s."""
+    return "sendmessage" in text.lower() or ("\u017f" in text and _SEND_MESSAGE.search(text) is not None)
+
+
 def mentions_send_message_tool(text: str) -> bool:
     """Whether the text names the SendMessage tool (Unity's `gameObject.SendMessage()`, a Windows
     `::SendMessage(hWnd, ...)` and other APIs of that name do not count)."""
-    if not _SEND_MESSAGE.search(text):
+    if not _may_name(text):
         return False
     lines = split_lines(text)
     code = _other_language_lines(lines)
@@ -115,7 +121,9 @@ def _names_the_tool(line: str) -> re.Match[str] | None:
 def report_lines(lines: list[str], first: int = 0) -> tuple[tuple[int, int], ...]:
     """The 1-based lines (from index `first`) that tell the agent to report with the SendMessage
     tool, with the column of the mention."""
-    found = []
+    found: list[tuple[int, int]] = []
+    if not _may_name("\n".join(lines[first:])):
+        return ()  # one search of the text, not one a line
     code: frozenset[int] | None = None
     for j in range(first, len(lines)):
         line = lines[j]

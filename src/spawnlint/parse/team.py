@@ -23,6 +23,9 @@ def team_lines(lines: list[str], first: int = 0) -> tuple[tuple[int, ...], tuple
     creates: list[int] = []
     members: list[int] = []
     standalone: list[int] = []
+    low = "\n".join(lines[first:]).lower()
+    if "team" not in low and "agent" not in low:
+        return (), (), ()  # one search of the text, not one a line
     for j in range(first, len(lines)):
         line = lines[j]
         low = line.lower()

@@ -35,7 +35,7 @@ from spawnlint.parse.forms import (
     rule_sentence,
 )
 from spawnlint.parse.forms.spec import Claims, Doc, FormSpec, Found, Pass
-from spawnlint.parse.forms.trigger import FOLDING, Paragraphs, Trigger, Words
+from spawnlint.parse.forms.trigger import FOLDING, Paragraphs, Probes, Trigger, Words
 from spawnlint.parse.text import Block, FormExamples, RawSite, Structure
 
 SPECS: dict[Form, FormSpec] = {
@@ -72,16 +72,24 @@ PASSES = (*STRUCTURED, *PROSE)
 EXAMPLES: tuple[FormExamples, ...] = tuple(e for spec in SPECS.values() for e in spec.examples)
 
 # What can make a markdown body worth the block parse: a spawn of some form, or a no-name rule
-# sentence of the default matcher.
-_BODY_TRIGGERS: tuple[Trigger, ...] = (*(p.trigger for p in PASSES), rule_sentence.TRIGGER)
+# sentence of the default matcher (each trigger once, those made of others taken apart).
+_BODY_TRIGGERS: tuple[Trigger, ...] = tuple(
+    dict.fromkeys(leaf for t in (*(p.trigger for p in PASSES), rule_sentence.TRIGGER) for leaf in t.leaves())
+)
+_BODY_PROBES = Probes(_BODY_TRIGGERS)
 # The word test: every text any form reads holds one of these words, in some case.
 _WORDS = Words(w for t in _BODY_TRIGGERS for w in t.word_test.words)
 
 
-def find_sites(structure: Structure, gated: bool = True) -> list[RawSite]:
-    """The raw spawn sites of a markdown document, each spawn once (claim order above). Without
-    `gated`, every pass reads every block: the slow path the triggers must agree with."""
-    doc = Doc(structure, gated)
+def document(structure: Structure, gated: bool = True) -> Doc:
+    """The document the passes read. Without `gated`, every pass reads every block: the slow
+    path the triggers must agree with."""
+    return Doc(structure, _WORDS, gated)
+
+
+def find_sites(doc: Doc) -> list[RawSite]:
+    """The raw spawn sites of a markdown document, each spawn once (claim order above)."""
+    structure = doc.structure
     sites: list[RawSite] = []
     claims = Claims()
     for step in STRUCTURED:
@@ -137,7 +145,12 @@ def could_yield(body: str) -> bool:
         return True  # a case-insensitive recogniser may read `ſpawn` as spawn
     low = body.lower()
     paragraphs = Paragraphs(body)
-    return any(t.fires(body, low, paragraphs) for t in _BODY_TRIGGERS)
+    possible = _BODY_PROBES.possible(body, low)
+    return any(
+        t.test is None or t.test(body, low, paragraphs)
+        for i, t in enumerate(_BODY_PROBES.triggers)
+        if i in possible
+    )
 
 
 def has_spawn_word(text: str) -> bool:
@@ -148,10 +161,9 @@ def has_spawn_word(text: str) -> bool:
     return _WORDS.found_in(text.lower())
 
 
-def rule_blocks(doc_structure: Structure) -> list[Block]:
+def rule_blocks(doc: Doc) -> list[Block]:
     """The blocks that could hold a no-name rule sentence of the default matcher."""
-    doc = Doc(doc_structure)
-    return [b for b in doc_structure.blocks if doc.fires(rule_sentence.TRIGGER, b)]
+    return doc.blocks(rule_sentence.TRIGGER)
 
 
 def with_removals(site: SpawnSite, lines: list[str]) -> SpawnSite:

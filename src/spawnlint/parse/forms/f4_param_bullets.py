@@ -43,7 +43,7 @@ def _bullets(doc: Doc, claims: Claims) -> Found:
         if any(a in claims.lines or a in claimed for a, _ in items):
             continue
         text = "\n".join(lines[lead.start : items[-1][1]]) if items else doc.text(lead)
-        if not doc.fires_on(TRIGGER, text):
+        if not doc.fires_on(TRIGGER, lead, text):
             continue
         found = _param_bullets(lines, lead, items, doc.text(lead))
         if found:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from spawnlint.model import Edit, Form, Param
-from spawnlint.parse.forms.trigger import Paragraphs, Trigger
+from spawnlint.parse.forms.trigger import FOLDING, Paragraphs, Trigger, Words
 from spawnlint.parse.text import Block, FormExamples, RawSite, Structure
 
 # The edits that delete a spawn's `name` (or `team_name`) parameter: (param, path, lines, the
@@ -57,9 +57,10 @@ class Doc:
     lower-cased text and which triggers fire on it, each computed once. With `gated` false every
     pass reads every block (the slow path the triggers must agree with)."""
 
-    def __init__(self, structure: Structure, gated: bool = True) -> None:
+    def __init__(self, structure: Structure, words: Words, gated: bool = True) -> None:
         self.structure = structure
         self.gated = gated
+        self._words = words
         self._text: dict[Block, str] = {}
         self._low: dict[Block, str] = {}
         self._fired: dict[tuple[int, Block], bool] = {}
@@ -82,18 +83,37 @@ class Doc:
         return low
 
     def fires(self, trigger: Trigger, block: Block) -> bool:
+        """Whether the trigger fires on the block (a block without any form's word fires none)."""
         if not self.gated:
             return True
         key = (id(trigger), block)
         fired = self._fired.get(key)
         if fired is None:
             text = self.text(block)
-            fired = self._fired[key] = trigger.fires(text, self.low(block), Paragraphs(text))
+            fired = block in self.hot() and trigger.fires(text, self.low(block), Paragraphs(text))
+            self._fired[key] = fired
         return fired
 
-    def fires_on(self, trigger: Trigger, text: str) -> bool:
-        """The trigger on a text that is no block of its own (a lead and its list)."""
-        return not self.gated or trigger.fires(text)
+    def hot(self) -> frozenset[Block]:
+        """The blocks that hold a word of the word test: one search of the whole text for each
+        word; no form reads a spawn in the others."""
+        found = self._cached.get("hot")
+        if found is None:
+            lines = self.structure.lines
+            text = "\n".join(lines)
+            hot = self._words.lines(lines, text.lower())
+            if any(c in text for c in FOLDING):
+                hot = set(range(len(lines)))
+            found = frozenset(
+                b for b in self.structure.blocks if any(j in hot for j in range(b.start, b.end))
+            )
+            self._cached["hot"] = found
+        return found  # type: ignore[return-value]
+
+    def fires_on(self, trigger: Trigger, block: Block, text: str) -> bool:
+        """The trigger on a text that starts with the block and runs on past it (a lead and its
+        list), read where the block holds a word of the word test."""
+        return not self.gated or (block in self.hot() and trigger.fires(text))
 
     def cached(self, key: str, compute: Callable[[], T]) -> T:
         """A fact of the whole document that several passes read, computed once."""
@@ -103,8 +123,11 @@ class Doc:
 
     def blocks(self, trigger: Trigger, kinds: tuple[str, ...] | None = None) -> list[Block]:
         """The blocks (of these kinds) the trigger fires on, in order."""
+        hot = self.hot() if self.gated else frozenset(self.structure.blocks)
         return [
-            b for b in self.structure.blocks if (kinds is None or b.kind in kinds) and self.fires(trigger, b)
+            b
+            for b in self.structure.blocks
+            if b in hot and (kinds is None or b.kind in kinds) and self.fires(trigger, b)
         ]
 
 

@@ -25,11 +25,44 @@ class Words:
         single = [w for w in self.words if " " not in w]
         # a word that holds another is found whenever that one is (`teammate`, `team`)
         self._single = tuple(w for w in single if not any(v != w and v in w for v in single))
+        self._phrase_words = tuple(w for w in self.words if " " in w)
         self._phrases = tuple(
             (w.split()[0], w.split()[-1], re.compile(r"\b" + r"\s+".join(map(re.escape, w.split())) + r"\b"))
-            for w in self.words
-            if " " in w
+            for w in self._phrase_words
         )
+
+    def present(self, text: str) -> list[str]:
+        """The words the text holds (a word that holds another counts as that one: use
+        `found_in` for a yes or no)."""
+        found = [w for w in self.words if " " not in w and w in text]
+        found += [
+            w
+            for w, (head, tail, pattern) in zip(self._phrase_words, self._phrases, strict=True)
+            if head in text and tail in text and pattern.search(text)
+        ]
+        return found
+
+    def lines(self, lines: list[str], low: str) -> set[int]:
+        """The 0-based lines holding (part of) one of the words; `low` is the lines joined with
+        newlines and lower-cased. A few C-speed searches per word."""
+        starts = [0]
+        at = low.find("\n")
+        while at >= 0:
+            starts.append(at + 1)
+            at = low.find("\n", at + 1)
+        spans: list[tuple[int, int]] = []
+        for word in self._single:
+            at = low.find(word)
+            while at >= 0:
+                spans.append((at, at + len(word)))
+                at = low.find(word, at + 1)
+        for head, tail, pattern in self._phrases:
+            if head in low and tail in low:
+                spans.extend(m.span() for m in pattern.finditer(low))
+        found: set[int] = set()
+        for a, b in spans:
+            found.update(range(bisect_right(starts, a) - 1, bisect_right(starts, max(a, b - 1))))
+        return found
 
     def found_in(self, text: str) -> bool:
         return any(w in text for w in self._single) or any(
@@ -50,6 +83,11 @@ class Trigger:
     test: Callable[[str, str, Paragraphs], bool] | None = None
     any_case: bool = True
     words: tuple[str, ...] | None = None
+    parts: tuple[Trigger, ...] = ()  # the triggers it is made of (`either`)
+
+    def leaves(self) -> tuple[Trigger, ...]:
+        """The triggers it is made of, down to those that are not made of others."""
+        return tuple(leaf for part in self.parts for leaf in part.leaves()) if self.parts else (self,)
 
     @cached_property
     def _probes(self) -> Words:
@@ -73,6 +111,33 @@ class Trigger:
         return self.test(text, text.lower() if low is None else low, paragraphs or Paragraphs(text))
 
 
+class Probes:
+    """The probes of several triggers, each searched once in a text: which of the triggers may
+    fire on it (those whose probes it holds), before any of their tests runs."""
+
+    def __init__(self, triggers: Iterable[Trigger]) -> None:
+        self.triggers = tuple(dict.fromkeys(triggers))
+        by_probe: dict[tuple[bool, str], set[int]] = {}
+        for i, t in enumerate(self.triggers):
+            for p in t.probes:
+                by_probe.setdefault((t.any_case, p.lower() if t.any_case else p), set()).add(i)
+        self._low = Words(p for any_case, p in by_probe if any_case)
+        self._cased = Words(p for any_case, p in by_probe if not any_case)
+        self._by_probe = {key: frozenset(ids) for key, ids in by_probe.items()}
+        self._any_case = frozenset(i for i, t in enumerate(self.triggers) if t.any_case)
+
+    def possible(self, text: str, low: str) -> frozenset[int]:
+        """The indices (in `triggers`) of the triggers whose probes the text holds."""
+        found: set[int] = set()
+        if any(c in text for c in FOLDING):
+            found.update(self._any_case)
+        for probe in self._low.present(low):
+            found.update(self._by_probe[(True, probe)])
+        for probe in self._cased.present(text):
+            found.update(self._by_probe[(False, probe)])
+        return frozenset(found)
+
+
 def either(*triggers: Trigger) -> Trigger:
     """The trigger of a pass that runs several forms: any of theirs."""
 
@@ -81,7 +146,7 @@ def either(*triggers: Trigger) -> Trigger:
 
     probes = tuple(dict.fromkeys(p.lower() for t in triggers for p in t.probes))
     words = tuple(dict.fromkeys(w for t in triggers for w in t.word_test.words))
-    return Trigger(probes, test, words=words)
+    return Trigger(probes, test, words=words, parts=triggers)
 
 
 class Paragraphs:
