@@ -23,6 +23,7 @@ finds the project's plugins only in a git work tree.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import os
@@ -209,6 +210,10 @@ class Measured:
         return {s.code for s in self.samples[key]}
 
 
+def _run_ignoring_round(cmd: Sequence[str], _round: int, env: dict[str, str] | None = None) -> Sample:
+    return run_once(cmd, env=env)
+
+
 def settle(*paths: Path) -> None:
     """Wait until the newest of the files changed RACY_SECONDS ago: spawnlint's run memo trusts a
     file's times only then (it is neither read nor written before), so a run sooner would leave
@@ -238,7 +243,7 @@ def measure(
     has_guard = subprocess.run(spawnlint("guard", "--help"), capture_output=True, env=env).returncode == 0
     commands: dict[str, Callable[[int], Sample]] = {
         "floor": lambda _: run_once([sys.executable, "-c", FLOOR, str(root)]),
-        **{name: (lambda _, cmd=cmd: run_once(cmd)) for name, cmd in peers.items()},
+        **{name: functools.partial(_run_ignoring_round, cmd) for name, cmd in peers.items()},
         "cold": lambda _: run_once(check(root, "--no-cache"), env=env),
         "warm": lambda _: run_once(check(root), env=env),
     }
@@ -257,7 +262,8 @@ def measure(
         commands["guard"] = lambda _: run_once(spawnlint("guard"), stdin=payload, env=env)
     for t in slope_trees:
         if t.root != root:
-            commands[f"cold {t.root}"] = lambda _, t=t: run_once(check(t.root, "--no-cache"), env=env)
+            cold = check(t.root, "--no-cache")
+            commands[f"cold {t.root}"] = functools.partial(_run_ignoring_round, cold, env=env)
     settle(*(Path(d) / f for d, _, files in _walk(root) for f in files))
     for name, command in commands.items():
         if name != "single":
@@ -362,8 +368,8 @@ def table(title: str, body: Sequence[Row], notes: Sequence[str] = ()) -> str:
     return "\n".join([*lines, *notes])
 
 
-def peers_on_path(extra: Sequence[str]) -> dict[str, list[str]]:
-    """The known linters (and those given as NAME=COMMAND) whose command is on PATH, as argv
+def peers_on_path(extra: Sequence[str]) -> dict[str, str]:
+    """The known linters (and those given as NAME=COMMAND) whose command is on PATH, as command
     templates with {root} left to fill."""
     templates = dict(KNOWN_LINTERS)
     templates.update(dict(o.split("=", 1) for o in extra))
