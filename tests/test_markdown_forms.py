@@ -467,3 +467,14 @@ def test_a_tag_line_inside_a_paragraph_leaves_it_whole() -> None:
     )
     assert [(s.form, s.line) for s in parsed.sites] == [("F6", 3)]
     assert [s.line for s in parsed.sentences] == [1]
+
+
+def test_a_sentence_that_introduces_an_example_document_spawns_nothing() -> None:
+    """ "Launch plugin agents for complex tasks:" over a markdown fence shows a command file to its
+    author; the same words over a prompt are the command's own."""
+    example = "Launch plugin agents for complex tasks:\n\n```markdown\n---\ndescription: Review\n---\nUse the code-reviewer agent.\n```\n"
+    own = "Launch two agents for the review:\n\n```\nReview the diff.\n```\n"
+    prompt = "Invoke the **learning-writer** agent with a minimal prompt:\n\n```markdown\nExtract the learnings.\n```\n"
+    assert sites(example) == []
+    assert sites(own) == [("F6", 1, None, None)]
+    assert sites(prompt) == [("F6", 1, None, "learning-writer")]

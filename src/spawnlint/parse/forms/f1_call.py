@@ -9,7 +9,7 @@ import re
 from spawnlint.model import Form, ValueKind
 from spawnlint.parse.forms import removal, syntax
 from spawnlint.parse.forms.spec import Claims, Doc, FormSpec, Found, Pass
-from spawnlint.parse.forms.syntax import Match, RawParam, is_spawn_params, split_params
+from spawnlint.parse.forms.syntax import PARAM_KEYS, Match, RawParam, is_spawn_params, split_params
 from spawnlint.parse.forms.trigger import Paragraphs, Trigger
 from spawnlint.parse.text import FormExamples, LineIndex, RawSite
 
@@ -37,13 +37,22 @@ def find_calls(text: str) -> list[Match]:
             brace = text.index("{", inner_start)
             inner_start, inner = brace + 1, text[brace + 1 : close].rstrip()[:-1]
         params = split_params(inner, inner_start)
-        if is_spawn_params(params):
+        if is_spawn_params(params) or (_elided(inner) and any(p.key in PARAM_KEYS for p in params)):
             found.append(Match(m.start(), close + 1, m.group(1), tuple(params)))
             continue
         positional = _positional_spawn(text, inner_start, inner, close)
         if positional is not None:
             found.append(Match(m.start(), close + 1, m.group(1), (positional,)))
     return found
+
+
+_ELIDED = re.compile(r"(?:^|,)\s*(?:\.\.\.|…)\s*(?:,|$)")
+
+
+def _elided(inner: str) -> bool:
+    """`Task(name="auditor", ...)`: the arguments the text leaves out make it a spawn shown in
+    part (a call of another API spells its arguments)."""
+    return _ELIDED.search(inner) is not None
 
 
 _POSITIONAL_ID = re.compile(r"\s*([A-Za-z][\w.-]*(?::{1,2}[\w.-]+)+|[a-z][a-z0-9]*(?:-[a-z0-9]+)+)\s*$")
@@ -91,12 +100,13 @@ CALLS = Pass("calls", (Form.F1,), TRIGGER, _calls)
 
 # The examples are spawn text on purpose, and spawnlint reads its own source:
 # their targets (`shop:critic`) are no agents of this repository.
-# spawnlint: ignore-file[SL301]
+# spawnlint: ignore-file[SL301,SL102]
 EXAMPLES = FormExamples(
     Form.F1,
     valid=(
         'Agent(subagent_type: "shop:critic", name: "c1", prompt: "Review the plan.")',
         'Task(subagent_type="general-purpose", description="Research", prompt="Find the bug")',
+        'Task(name="auditor", ...)',
     ),
     invalid=('new Agent({name: "x", instructions: "y"})', "The Agent (see below) decides."),
 )

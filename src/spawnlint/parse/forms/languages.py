@@ -182,10 +182,12 @@ EXAMPLES = (
             "各調査項目について `mgzl:budgeted-investigator` エージェントを Agent ツールで起動する。",
             "判定結果に応じて `@test-implementer` サブエージェントを起動して修正する。",
             "`@implementation-plan-creator-lite` エージェントを利用する。",
+            "ビルド・テストは必ずサブエージェントで実行。",
         ),
         invalid=(
             "サブエージェントを起動しない。",
             "このエージェントは `lint` を実行する。",  # the agent does the running: no agent shape
+            "メインエージェントで実行する。",  # the main agent: no agent shape
             "それ以外のサブエージェントを起動してはならない。",
             "サブエージェントの `description` は、エージェントがいつ呼び出されるかを決める。",  # passive
         ),

@@ -16,7 +16,7 @@ from spawnlint.parse.forms.trigger import Paragraphs, Trigger, is_word_char
 _VERB_WORDS = vocabulary.alternation(
     (*vocabulary.STRONG_VERBS, *vocabulary.PHRASAL_VERBS, *vocabulary.WEAK_VERBS)
 )
-VERB_RE = re.compile(rf"(?<![\w`-]){_VERB_WORDS}(?![\w-])", re.IGNORECASE)
+VERB_RE = re.compile(rf"(?<![\w`/:-]){_VERB_WORDS}(?![\w-])", re.IGNORECASE)  # not `/delegate`
 
 
 def verb_in(text: str, start: int, end: int) -> bool:
@@ -32,26 +32,35 @@ CORE_NOUN = vocabulary.alternation(vocabulary.CORE_AGENT_NOUNS, plural=True)
 GROUP_NOUN = vocabulary.alternation(vocabulary.GROUP_NOUNS)
 BUILTINS = r"(?:general-purpose|Explore|Plan|statusline-setup|claude-code-guide|output-style-setup)"
 ID = r"[A-Za-z][\w.-]*(?::{1,2}[A-Za-z][\w.-]*)*"
-MARKED = rf"(?P<mark>\*\*|__|`)(?P<name>{ID})(?P=mark)"
+# `x`, **x**, __x__, and a code span in bold (**`x`**)
+MARKED = rf"(?:\*\*|__)?(?P<mark>\*\*|__|`)(?P<name>{ID})(?P=mark)(?:\*\*|__)?"
 _NAMED_REF = re.compile(rf"{MARKED}\s+{AGENT_NOUN}\b", re.IGNORECASE)
 FROM_REF = re.compile(
     rf"\b(?:from|using|of|as)\s+(?:the\s+|an?\s+)?{MARKED}(?:\s+(?:sub-?)?agent\b)?", re.IGNORECASE
 )
 # "agent execution", "agent outputs": a noun after "agent" makes it part of a compound noun.
 COMPOUND_HEAD = (
+    r"(?!-\w)"  # "agent-facing", "agent-spawn": part of a longer word
     r"(?!\s*(?:sdk|files?|templates?|definitions?|frontmatter|tools?|names?|types?|prompts?|config"
     r"|descriptions?|\.md|teams?|dispatch\w*|calls?|runs?|outputs?|results?|reports?|sessions?"
     r"|execution|runtimes?|time|times|speed|loops?|framework|mode|behaviou?r)\b)"
 )
 _PLAIN_REF = re.compile(
-    rf"\b(?:(?:the|an?|one|two|three|four|five|\d+|all|both)\s+)?(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)+|{BUILTINS})"
+    rf"\b(?:(?:the|an?|one|two|three|four|five|\d+|all|both)\s+)?"
+    rf"(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?::[a-z][a-z0-9-]*)?|[a-z][a-z0-9-]*:[a-z][a-z0-9-]*|{BUILTINS})"
     rf"\s+{CORE_NOUN}\b{COMPOUND_HEAD}"
 )
+# Agents named right after their noun: "read-only agents (`a`, `b`)", "the subagent: `x`".
+_NOUN_THEN_IDS = re.compile(rf"\b{AGENT_NOUN}\s*(?:\(|:|—|–)\s*{MARKED}", re.IGNORECASE)
+_MORE_IDS = re.compile(rf"\s*(?:,|\band\b|\bor\b)\s*(?:and\s+|or\s+)?{MARKED}")
+# An agent held in a variable: "the $CLAUDE_CODE_GUIDE_AGENT subagent", "`$REVIEWER` agent".
+_VARIABLE_REF = re.compile(rf"`?(?P<name>\$\{{?[A-Z][A-Z0-9_]*\}}?)`?\s+{CORE_NOUN}\b", re.IGNORECASE)
 # After spawn/launch/dispatch, an id right after the verb: ``Spawn `shop:critic` ``,
 # ``Dispatch `codebase-recon` via the Agent tool``, `` `Agent(shop:critic)` ``.
 _ID_AFTER_VERB = re.compile(
-    r"^\s*(?:(?:the|a|an|one)\s+)?(?P<mark>`|\*\*)(?:Agent\(|Task\()?"
-    r"(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)+|[A-Za-z][\w-]*(?::{1,2}[A-Za-z][\w.-]*)+)\)?(?P=mark)"
+    r"^\s*(?:(?:the|a|an|one)\s+)?(?:\*\*)?(?P<mark>`|\*\*)(?:Agent\(|Task\()?"
+    r"(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)+|[A-Za-z][\w-]*(?::{1,2}[A-Za-z][\w.-]*)+|\$\{?[A-Z][A-Z0-9_]*\}?)"
+    r"\)?(?P=mark)"
     r"(?!\s*(?:skill|command|tool|script|file|cli|hook|workflow|mcp|server|plugin)s?\b)"
 )
 _NAMED_LIST = re.compile(r"\b(?:named|called)\s+", re.IGNORECASE)
@@ -133,16 +142,44 @@ class ProseSpawn:
 
 _NOUN_BEFORE = re.compile(
     r"\b(?:a|an|the|each|every|this|that|one|named|unnamed|first|next|last|same|its|their|your|our|dry|test)\s+$"
-    r"|\b(?:way|how|ability|able|order|time|prepares?|ready|about)\s+to\s+$"
+    r"|\b(?:way|how|when|whether|ability|able|order|time|prepares?|ready|about|failed|unable|trying|tried"
+    r"|attempt(?:s|ed)?)\s+to\s+$"
     r"|\b(?:at|on|per|upon|of|for|after|before|during)\s+$",  # "set at spawn time"
     re.IGNORECASE,
 )
 
 
 def is_instruction(text: str, verb: re.Match[str]) -> bool:
-    """The word is used as a verb that is not negated: not "a named spawn", not "do not spawn"."""
+    """The word is used as a verb that is not negated: not "a named spawn", not "do not spawn";
+    nor what a slash command does ("run `/x:diagnose` to launch the diagnostician agent")."""
     before = text[max(0, verb.start() - _CLAUSE_WINDOW) : verb.start()]
-    return not NEGATION.search(before) and not _NOUN_BEFORE.search(before)
+    if _QUOTE_OPENS.search(before) and _QUOTE_CLOSES.match(text, verb.end()):
+        return False  # a quoted label ("Delegate to subagent" as an option, a todo item)
+    return not (
+        NEGATION.search(before.replace("*", "").replace("__", ""))  # "do **not** fan out"
+        or _NOUN_BEFORE.search(before)
+        or _BY_A_COMMAND.search(before)
+        or _THIRD_PARTY.search(before)
+    )
+
+
+_QUOTE_OPENS = re.compile(r"(?:^|[\s(:\[])[\"“]\s*$")
+_QUOTE_CLOSES = re.compile(r"[^\"”\n.!?]{0,80}[\"”]")
+# "Users can invoke agents manually", "Claude uses Task tool to launch agent": what someone
+# else does, described ("you" is the model the prompt instructs)
+_THIRD_PARTY = re.compile(
+    r"\b(?:users?|the\s+user|claude(?:\s+code)?|developers?|authors?|people|humans?)\s+"
+    r"(?:(?:can|may|might|could|will|would|also|automatically|then|must|should)\s+){0,2}"
+    r"(?:[a-z]+\b[^.;:]{0,40}\bto\s+)?$",
+    re.IGNORECASE,
+)
+# "suggest running `/cloudflare:diagnose` to launch ...": the command does the launching
+_BY_A_COMMAND = re.compile(r"`/[\w:.-]+[^`]*`[^.;:`]{0,40}\bto\s+$", re.IGNORECASE)
+# "- `/cloudflare:diagnose` — Launch the diagnostic subagent", "- `Task` - Launch other agents":
+# what a slash command or a tool does
+_COMMAND_ITEM = re.compile(
+    r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*)?`(?:/[\w:.-]+[^`]*|Task|Agent)`(?:\*\*)?\s*(?:—|–|-|:)"
+)
 
 
 _CLAUSE_WINDOW = 160  # negation and determiners stand close to their verb; long lines stay linear
@@ -157,7 +194,7 @@ def references(rest: str, base: int, strong: bool, whole_sentence: bool = False)
     stop = None if whole_sentence else re.search(r"[.;:]\s|\bthen\b|\bafter\b|\bwhen\b|\bif\b", text)
     text = text[: stop.start()] if stop else text
     found: dict[str, int] = {}
-    patterns = [_NAMED_REF, _PLAIN_REF]
+    patterns = [_NAMED_REF, _PLAIN_REF, _NOUN_THEN_IDS, _VARIABLE_REF]
     if whole_sentence:
         patterns.append(FROM_REF)
     if strong:
@@ -170,6 +207,11 @@ def references(rest: str, base: int, strong: bool, whole_sentence: bool = False)
             if not whole_sentence and not found and not governed(text[: m.start()]):
                 continue
             found[name] = base + m.start("name")
+            if m.re is _NOUN_THEN_IDS:  # the rest of the list: "agents (`a`, `b`, `c`)"
+                pos = m.end()
+                while more := _MORE_IDS.match(text, pos):
+                    found.setdefault(more.group("name"), base + more.start("name"))
+                    pos = more.end()
     return sorted(found.items(), key=lambda item: item[1])
 
 
@@ -182,14 +224,18 @@ def governed(between: str) -> bool:
 
 _HYPHENATED_ADJECTIVE = re.compile(
     r"-(?:ready|based|powered|driven|level|grade|aware|specific|like|style|enabled|capable|friendly"
-    r"|native|first|only|safe|heavy|intensive)$"
+    r"|native|first|only|safe|heavy|intensive|out)$"
 )
 _COMPARISON = frozenset({"as", "like", "than", "instead", "from", "of", "about", "unlike", "same"})
 
 
 def _agent_like(name: str, m: re.Match[str]) -> bool:
+    if name.startswith("$"):
+        return True  # a variable: the target is not known, the spawn is
     if re.search(r"\.(?:md|json|js|ts|py|sh|ya?ml|toml|txt)$|/", name):
         return False  # a file, not an agent
+    if re.search(r"[a-z]\.[A-Za-z_]", name):
+        return False  # `lazyItems.itemKey` helpers: code, not an agent
     if m.re is _PLAIN_REF and _HYPHENATED_ADJECTIVE.search(name):
         return False  # "production-ready agents", "LLM-based agents": a kind of agent, not its name
     if m.re is FROM_REF and not m.group(0).rstrip().lower().endswith("agent"):
@@ -249,8 +295,13 @@ def _name_list(text: str, at: int, marked_only: bool = False) -> list[tuple[str,
 
 def no_instruction(text: str) -> bool:
     """A sentence that instructs no one, whatever verbs it holds: a line of an example dialogue
-    (`assistant: I'll launch the x agent`) or a flow diagram ("1.Setup → 2.Spawn Team → 3.Review")."""
-    return _DIALOGUE.match(text) is not None or len(re.findall(r"→|->|⇒", text)) >= 2
+    (`assistant: I'll launch the x agent`), a flow diagram ("1.Setup → 2.Spawn Team → 3.Review"),
+    or an item saying what a slash command does ("- `/x:diagnose` — Launch the diagnostic agent")."""
+    return (
+        _DIALOGUE.match(text) is not None
+        or len(re.findall(r"→|->|⇒", text)) >= 2
+        or _COMMAND_ITEM.match(text) is not None
+    )
 
 
 # The Agent/Task tool named in a sentence (the lead of F4's parameter bullets, an F5 sentence).

@@ -65,7 +65,10 @@ def _sentences(doc: Doc, claims: Claims) -> Found:
         if block.kind == "fence" and not _quoted_instruction(doc, block):
             continue
         forms = tuple(form for form in SENTENCE_FORMS if doc.fires(form[0], block))
+        example_after = block.kind == "paragraph" and _introduces_an_example(lines, block)
         for sentence in block_sentences(doc.structure, block):
+            if example_after and sentence.end_line == block.end:
+                continue  # "Launch plugin agents for complex tasks:" and an example command file
             if any(
                 j - 1 in claims.lines or j - 1 in examples
                 for j in range(sentence.line, sentence.end_line + 1)
@@ -91,6 +94,21 @@ def _sites(sentence: Sentence, spawns: list[ProseSpawn], block: Block) -> list[R
             params.append(param_at("name", spawn.name, index, spawn.name_offset))
         sites.append(RawSite(spawn.form, line, column, None, tuple(params), block, "medium"))
     return sites
+
+
+_DOCUMENT_FENCE = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})\s*(?:markdown|md)\b", re.IGNORECASE)
+
+
+def _introduces_an_example(lines: list[str], block: Block) -> bool:
+    """Whether the paragraph ends with a colon and a markdown fence holding a file with frontmatter
+    follows it: it introduces an example document (a command file shown to the author), whose
+    instructions are not its own. (A markdown fence without frontmatter is often the prompt.)"""
+    if not lines[block.end - 1].rstrip().endswith(":"):
+        return False
+    nxt = next((j for j in range(block.end, min(len(lines), block.end + 3)) if lines[j].strip()), None)
+    if nxt is None or not _DOCUMENT_FENCE.match(lines[nxt]):
+        return False
+    return nxt + 1 < len(lines) and lines[nxt + 1].strip() == "---"
 
 
 def _quoted_instruction(doc: Doc, block: Block) -> bool:

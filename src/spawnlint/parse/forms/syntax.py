@@ -63,6 +63,7 @@ _PLACEHOLDER = re.compile(
 )
 _DOTTED = re.compile(r"^[A-Za-z_][\w]*(?:\s*(?:\.|\[|\()\s*[^\s]*)+$")
 _IDENT = re.compile(r"^[A-Za-z_]\w*$")
+ELISIONS = frozenset({"...", "…"})
 _NULLS = frozenset({"none", "null", "undefined", "nil", "~", ""})
 
 
@@ -137,6 +138,8 @@ def split_params(text: str, base: int = 0) -> list[RawParam]:
     yaml_like: set[int] = set()  # key offsets written `key: value`
     for start, segment in _segments(text):
         stripped = segment.strip()
+        if stripped in ELISIONS:
+            continue  # `Task(name="auditor", ...)`: the other arguments left out, not a value
         if not stripped:
             if pending:
                 pending[-1][3].append("")

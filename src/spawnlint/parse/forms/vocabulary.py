@@ -19,7 +19,7 @@ from dataclasses import dataclass
 # a weak one only with an agent noun near it ("Use the reviewer agent").
 STRONG_VERBS = ("spawn", "launch", "dispatch", "delegate", "invoke")
 # Strong verbs of two words: their first word alone is too common to be worth a parse.
-PHRASAL_VERBS = ("kick off", "fire off", "spin up", "fan out")
+PHRASAL_VERBS = ("kick off", "fire off", "spin up", "fan out", "hand off")
 WEAK_VERBS = (
     "start",
     "run",
@@ -34,9 +34,13 @@ WEAK_VERBS = (
     "bring in",
     "have",
     "get",
+    "ask",
+    "activate",
+    "engage",
+    "consult",
 )
 # "Have a subagent do X" spawns; "you have two agents" does not: these count only as imperatives.
-IMPERATIVE_ONLY = ("have", "get")
+IMPERATIVE_ONLY = ("have", "get", "ask")
 # The verbs that create an agent team ("Create a team", "Use TeamCreate").
 TEAM_VERBS = ("create", "form", "set up", "spin up", "start", "assemble", "use", "spawn")
 # The verbs of a sentence that introduces the Agent/Task tool's parameters (F4, F5); each may go
@@ -220,7 +224,7 @@ LANGUAGES = (
             "不要",
         ),
         verb_last=True,
-        object_particles=("を", "に"),
+        object_particles=("を", "に", "で"),  # で: by means of ("サブエージェントで実行")
         near_particles=("の",),
         spaced=False,
     ),

@@ -1,22 +1,21 @@
-"""Python files, read with the standard library's `tokenize` and `ast` (never imported or executed):
+"""Python files, read with the standard library's `ast` and `tokenize` (never imported or executed):
 spawn calls, spawn dicts and tool-use blocks, spawn text inside string literals (scanned with the
 markdown recognisers, positions mapped back into the file through the string tokens), and
 `AgentDefinition` agents.
 
-One tokenize pass comes first: it bounds what `ast.parse` is given (bracket depth, operator
-chains, token count: a few kilobytes of `-` or `1+1+...` cost a parser seconds and gigabytes)
-and records where every string token is written, implicit concatenation included."""
+`bounds.py` decides whether the file is small and shallow enough to give `ast`; `reach.py` finds
+the lines where anything could be read, and the walk goes down only into nodes that span one. A
+string's tokens (implicit concatenation, escapes, f-strings) are read by tokenizing its own source
+when the markdown recognisers need its text."""
 
 from __future__ import annotations
 
 import ast
 import bisect
-import io
-import re
-import tokenize
+import gc
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from spawnlint.model import (
     AgentRecord,
@@ -35,23 +34,22 @@ from spawnlint.parse.forms import could_yield, has_spawn_word, with_removals
 from spawnlint.parse.forms.syntax import TooComplex, classify, is_absent
 from spawnlint.parse.frontmatter import parse_tool_list
 from spawnlint.parse.markdown import analyse
+from spawnlint.parse.python.bounds import (
+    AST_GUARDS_ITSELF,
+    Refused,
+    StringToken,
+    chains_are_short,
+    may_hold_too_many_tokens,
+    refusal,
+    string_tokens,
+)
+from spawnlint.parse.python.reach import reached_lines
+from spawnlint.parse.python.strings import Doc, decode_token
 from spawnlint.parse.send_message import mentions_send_message_tool
 from spawnlint.parse.text import split_lines
 
-# CPython's parser refuses 200 nested brackets ("too many nested parentheses").
-MAX_NESTING = 200
-# Operators in a row at one bracket level (`-` * 20,000 + `1`, `1+1+...`): each is one level of
-# the tree that ast builds. No hand-written expression comes near.
-MAX_CHAIN = 1000
-# ast keeps about 1 KB a node: a file of more tokens than this is generated data, not a prompt.
-MAX_TOKENS = 100_000
 # A string scanned with the markdown recognisers has 12 characters or more
 _SHORTEST_SCANNED = 12
-_RESETS = frozenset({",", ";", "="})  # an operator chain ends at these (and at a line's end)
-_OPEN, _CLOSE = frozenset("([{"), frozenset(")]}")
-_CHAIN_WORDS = frozenset({"not", "await", "lambda", "if", "else", "and", "or", "in", "is"})
-_FSTRING_START = getattr(tokenize, "FSTRING_START", -1)  # Python 3.12+: f-strings are split up
-_FSTRING_END = getattr(tokenize, "FSTRING_END", -1)
 
 
 def may_be_scanned(value: str) -> bool:
@@ -60,42 +58,40 @@ def may_be_scanned(value: str) -> bool:
     return len(value) >= _SHORTEST_SCANNED and ("subagent_type" in value or has_spawn_word(value))
 
 
-@dataclass(frozen=True)
-class _Token:
-    """A string token as written: its text and where it starts and ends (1-based line, 0-based
-    character column, as tokenize counts)."""
-
-    start: tuple[int, int]
-    end: tuple[int, int]
-    text: str
-
-
-class _Refused(Exception):
-    """The file's shape is past what is read safely; the message says why."""
-
-
 def parse_python(path: str, text: str, callables: Sequence[str]) -> ParsedFile:
     lines = split_lines(text)
+    # The token pass comes first where ast cannot be trusted with the file (CPython 3.10, or more
+    # tokens than MAX_TOKENS may be there); elsewhere only where ast refused the file (to say why
+    # in its words) or a logical line is long enough to chain too many operators.
+    passed = not AST_GUARDS_ITSELF or may_hold_too_many_tokens(text)
+    tokens: list[StringToken] | None = None
+    if passed:
+        try:
+            tokens = string_tokens(text)
+        except Refused as exc:
+            return _refused(path, str(exc))
     try:
-        tokens = _string_tokens(text)
-    except _Refused as exc:
-        return _problem(path, f"file {exc}, past what can be parsed safely; not checked")
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # "invalid escape sequence" and the like
-            tree = ast.parse(text)
-    except SyntaxError as exc:
-        return _problem(path, f"Python syntax error on line {exc.lineno or 1} ({exc.msg}); not checked")
-    except (RecursionError, MemoryError, ValueError) as exc:
-        why = "nests too deep to be parsed" if not isinstance(exc, ValueError) else str(exc)
-        return _problem(path, f"Python file cannot be parsed ({why}); not checked")
-    if tokens is None:  # ast read what tokenize could not: no string positions to map back to
-        return _problem(path, "Python file cannot be tokenized; not checked")
+        tree = _ast(text)
+    except (SyntaxError, RecursionError, MemoryError, ValueError) as exc:
+        why = None if passed else refusal(text)
+        return _refused(path, why) if why is not None else _unparsed(path, exc)
+    if not passed and not chains_are_short(tree, lines):
+        passed = True
+        try:
+            tokens = string_tokens(text)
+        except Refused as exc:
+            return _refused(path, str(exc))
+    if passed and tokens is None:  # ast read what tokenize could not: no string positions to map back to
+        return _untokenized(path)
     reader = _Reader(path, tuple(callables), lines, tokens)
     try:
-        reader.read(tree)
+        reader.read(tree, reached_lines(text, lines))
     except TooComplex as exc:
         return _problem(path, str(exc))
+    except Refused as exc:
+        return _refused(path, str(exc))
+    except _Untokenized:
+        return _untokenized(path)
     from spawnlint.parse import suppressions
 
     return ParsedFile(
@@ -105,6 +101,40 @@ def parse_python(path: str, text: str, callables: Sequence[str]) -> ParsedFile:
         sites=tuple(_with_edits(s, lines) for s in sorted(reader.sites, key=lambda s: (s.line, s.column))),
         suppressions=suppressions(lines, markdown=False),
     )
+
+
+class _Untokenized(Exception):
+    """tokenize could not read the file that ast did."""
+
+
+def _ast(text: str) -> ast.Module:
+    """The tree, built with the cyclic garbage collector paused: an ast holds no cycles, and the
+    collector went through every node ast made while making it (18% of ast.parse on nine copies of
+    claude-plugins-official, 40% beside 300,000 live objects such as a project's)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # "invalid escape sequence" and the like
+            return ast.parse(text)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _untokenized(path: str) -> ParsedFile:
+    return _problem(path, "Python file cannot be tokenized; not checked")
+
+
+def _refused(path: str, why: str) -> ParsedFile:
+    return _problem(path, f"file {why}, past what can be parsed safely; not checked")
+
+
+def _unparsed(path: str, exc: BaseException) -> ParsedFile:
+    if isinstance(exc, SyntaxError):
+        return _problem(path, f"Python syntax error on line {exc.lineno or 1} ({exc.msg}); not checked")
+    why = "nests too deep to be parsed" if not isinstance(exc, ValueError) else str(exc)
+    return _problem(path, f"Python file cannot be parsed ({why}); not checked")
 
 
 def _with_edits(site: SpawnSite, lines: list[str]) -> SpawnSite:
@@ -117,106 +147,20 @@ def _problem(path: str, why: str) -> ParsedFile:
     return ParsedFile(path, FileKind.PYTHON, problems=(Problem("SL002", Finding(path, 1, 1, why)),))
 
 
-def _string_tokens(text: str) -> list[_Token] | None:
-    """Every string token (an f-string whole), in order; None when tokenize fails (ast then
-    says why). Raises _Refused for brackets nested too deep, an operator chain too long or too
-    many tokens — before ast.parse is given the file."""
-    out: list[_Token] = []
-    depth = count = 0
-    runs = [0]  # operators in a row, per open bracket
-    fstring: list[tuple[int, int]] = []  # 3.12+: where each open f-string starts
-    physical = text.replace("\r\n", "\n").replace("\r", "\n").split("\n") if _FSTRING_START >= 0 else []
-    try:
-        for token in tokenize.generate_tokens(io.StringIO(text, newline=None).readline):
-            count += 1
-            if count > MAX_TOKENS:
-                raise _Refused(f"holds more than {MAX_TOKENS} tokens")
-            kind, string = token.type, token.string
-            if kind == _FSTRING_START:
-                fstring.append(token.start)
-                continue
-            if kind == _FSTRING_END and fstring:
-                start = fstring.pop()
-                if not fstring:
-                    out.append(_Token(start, token.end, _slice(physical, start, token.end)))
-                continue
-            if fstring:
-                continue
-            if kind == tokenize.STRING:
-                out.append(_Token(token.start, token.end, string))
-            elif kind == tokenize.OP:
-                if string in _OPEN:
-                    runs[-1] += 1
-                    depth += 1
-                    if depth > MAX_NESTING:
-                        raise _Refused(f"nests brackets more than {MAX_NESTING} deep (line {token.start[0]})")
-                    runs.append(0)
-                elif string in _CLOSE:
-                    depth = max(0, depth - 1)
-                    if len(runs) > 1:
-                        runs.pop()
-                elif string in _RESETS:
-                    runs[-1] = 0
-                else:
-                    runs[-1] += 1
-            elif kind == tokenize.NAME and string in _CHAIN_WORDS:
-                runs[-1] += 1
-            elif kind == tokenize.NEWLINE:
-                depth, runs = 0, [0]
-            if runs[-1] > MAX_CHAIN:
-                raise _Refused(
-                    f"chains more than {MAX_CHAIN} operators in one expression (line {token.start[0]})"
-                )
-    except (tokenize.TokenError, SyntaxError) as exc:
-        if "too many nested parentheses" in str(exc):  # Python 3.12+ tokenizes in C, with this limit
-            raise _Refused(f"nests brackets more than {MAX_NESTING} deep (line {_line_of(exc)})") from None
-        return None
-    return out
-
-
-def _line_of(exc: Exception) -> int:
-    if isinstance(exc, SyntaxError):
-        return exc.lineno or 1
-    where = exc.args[1] if len(exc.args) > 1 else None
-    return where[0] if isinstance(where, tuple) and where and isinstance(where[0], int) else 1
-
-
-def _slice(physical: list[str], start: tuple[int, int], end: tuple[int, int]) -> str:
-    if start[0] == end[0]:
-        return physical[start[0] - 1][start[1] : end[1]]
-    middle = physical[start[0] : end[0] - 1]
-    return "\n".join([physical[start[0] - 1][start[1] :], *middle, physical[end[0] - 1][: end[1]]])
-
-
-@dataclass
-class _Doc:
-    """The text of a string literal, with the source position of every character."""
-
-    text: str
-    positions: list[tuple[int, int]]  # 1-based line, 1-based column
-    starts: list[int] = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.starts = [0] + [i + 1 for i, ch in enumerate(self.text) if ch == "\n"]
-
-    def at(self, line: int, column: int) -> tuple[int, int]:
-        starts = self.starts
-        offset = starts[min(line, len(starts)) - 1] + column - 1
-        if not self.positions:
-            return (1, 1)
-        return self.positions[max(0, min(offset, len(self.positions) - 1))]
-
-
 _Func = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
 
 
 class _Reader:
-    def __init__(self, path: str, callables: tuple[str, ...], lines: list[str], tokens: list[_Token]) -> None:
+    def __init__(
+        self, path: str, callables: tuple[str, ...], lines: list[str], tokens: list[StringToken] | None
+    ) -> None:
+        """`tokens`: every string token of the file when the token pass ran; otherwise a string's
+        tokens are read from its own source when needed."""
         self.path = path
         self.callables = callables
         self.lines = lines
         self.tokens = tokens
-        self.token_starts = [t.start for t in tokens]
+        self.token_starts = [t.start for t in tokens] if tokens is not None else []
         self.sites: list[SpawnSite] = []
         self.claimed: set[int] = set()  # ids of nodes already read as part of a spawn
         self.definitions: dict[str, ast.Call] = {}  # variable -> AgentDefinition(...) call
@@ -248,9 +192,10 @@ class _Reader:
 
     # --- the walk ----------------------------------------------------------------------------
 
-    def read(self, tree: ast.Module) -> None:
+    def read(self, tree: ast.Module, reach: list[int] | None = None) -> None:
         """Every node, parents before children, in the order they are written (no recursion: a
-        tree a few thousand levels deep is walked like any other)."""
+        tree a few thousand levels deep is walked like any other); with `reach` (sorted 1-based
+        lines) only the nodes that span one of those lines, and their parents."""
         stack: list[ast.AST] = [tree]
         while stack:
             node = stack.pop()
@@ -265,9 +210,14 @@ class _Reader:
             elif isinstance(node, ast.JoinedStr):
                 self._scan_string(node)
                 continue  # its parts were read as one document
-            elif isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes)):
-                self._scan_string(node)
-            stack.extend(reversed(_children(node)))
+            elif isinstance(node, ast.Constant):
+                if isinstance(node.value, (str, bytes)):
+                    self._scan_string(node)
+                continue  # nothing below it
+            children = _children(node)
+            if reach is not None:
+                children = _reaching(children, reach)
+            stack.extend(reversed(children))
 
     def _skip_docstring(self, node: ast.Module | _Func) -> None:
         """A docstring describes code; it instructs no model, so it holds no spawn site. (Only
@@ -415,12 +365,12 @@ class _Reader:
         if value is None or not may_be_scanned(value) or not could_yield(value):
             return  # could_yield: the markdown body test, which no string with a spawn fails
         doc = self._doc(node)
-        if doc is None or not may_be_scanned(doc.text) or not could_yield(doc.text):
+        if doc is None or (doc.text != value and not (may_be_scanned(doc.text) and could_yield(doc.text))):
             return
         for site in analyse(self.path, split_lines(doc.text), 0).sites:
             self.sites.append(_relocate(site, doc))
 
-    def _doc(self, node: ast.AST) -> _Doc | None:
+    def _doc(self, node: ast.AST) -> Doc | None:
         """The string's text with the position of each character, read from its tokens."""
         if not (
             isinstance(node, ast.JoinedStr)
@@ -429,17 +379,33 @@ class _Reader:
             return None
         line, column = self._start(node)
         end = self._end(node)
-        start = (line, column - 1)
-        stop = (end[0], end[1] - 1)
-        i = bisect.bisect_left(self.token_starts, start)
-        parts: list[tuple[str, tuple[int, int]]] = []
-        while i < len(self.tokens) and self.tokens[i].start < stop:
-            token = self.tokens[i]
-            parts.extend(decode_token(token.text, (token.start[0], token.start[1] + 1)))
-            i += 1
-        if not parts and _string_value(node):
+        chars: list[str] = []
+        positions: list[tuple[int, int]] = []
+        for token in self._string_tokens((line, column - 1), (end[0], end[1] - 1)):
+            decode_token(token.text, (token.start[0], token.start[1] + 1), chars, positions)
+        if not positions and _string_value(node):
             return None
-        return _Doc("".join(ch for ch, _ in parts), [pos for _, pos in parts])
+        return Doc("".join(chars), positions)
+
+    def _string_tokens(self, start: tuple[int, int], stop: tuple[int, int]) -> list[StringToken]:
+        """The string tokens that start from `start` up to `stop` (1-based lines, 0-based
+        columns): from the file's token pass, or by tokenizing that source alone (in brackets, so
+        that its line ends and indents mean nothing)."""
+        if self.tokens is None:
+            source = self._source_between((start[0], start[1] + 1), (stop[0], stop[1] + 1))
+            found = string_tokens("(" + source + ")")
+            if found is not None:
+                return [_moved(token, start) for token in found]
+            tokens = string_tokens("\n".join(self.lines))  # never seen: the file's own tokens
+            if tokens is None:
+                raise _Untokenized
+            self.tokens, self.token_starts = tokens, [t.start for t in tokens]
+        i = bisect.bisect_left(self.token_starts, start)
+        out = []
+        while i < len(self.tokens) and self.tokens[i].start < stop:
+            out.append(self.tokens[i])
+            i += 1
+        return out
 
     # --- agents ------------------------------------------------------------------------------
 
@@ -524,7 +490,41 @@ def _children(node: ast.AST) -> list[ast.AST]:
     return out
 
 
-def _relocate(site: SpawnSite, doc: _Doc) -> SpawnSite:
+def _reaching(nodes: list[ast.AST], reach: list[int]) -> list[ast.AST]:
+    """The nodes whose lines (their decorators' included) hold one of `reach`; a node without a
+    position (arguments, comprehensions, match cases) is always gone into."""
+    if not reach:
+        return []
+    kept = []
+    last_reached = reach[-1]
+    for node in nodes:
+        first: int | None = getattr(node, "lineno", None)
+        if first is None:
+            kept.append(node)
+            continue
+        if type(node) in _DECORATED and node.decorator_list:  # type: ignore[attr-defined]
+            first = node.decorator_list[0].lineno  # type: ignore[attr-defined]
+        if first > last_reached:
+            continue
+        if reach[bisect.bisect_left(reach, first)] <= (getattr(node, "end_lineno", None) or first):
+            kept.append(node)
+    return kept
+
+
+_DECORATED = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
+
+
+def _moved(token: StringToken, start: tuple[int, int]) -> StringToken:
+    """A token of `"(" + source` as it stands in the file, where that source starts at `start`."""
+    (line, column), (end_line, end_column) = token.start, token.end
+    if line == 1:
+        column += start[1] - 1
+    if end_line == 1:
+        end_column += start[1] - 1
+    return StringToken((line + start[0] - 1, column), (end_line + start[0] - 1, end_column), token.text)
+
+
+def _relocate(site: SpawnSite, doc: Doc) -> SpawnSite:
     def move(param: Param | None) -> Param | None:
         if param is None:
             return None
@@ -593,111 +593,3 @@ def _string_list(node: ast.expr) -> list[str] | str | None:
             return None
         return [v for v in values if v is not None]
     return _string_value(node)
-
-
-# --- string tokens ---------------------------------------------------------------------------
-
-_ESCAPE = re.compile(
-    r"\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^}\n]*\}|[0-7]{1,3}|.)", re.DOTALL
-)
-_ESCAPES = {
-    "n": "\n",
-    "t": "\t",
-    "r": "\r",
-    "\\": "\\",
-    "'": "'",
-    '"': '"',
-    "a": "\a",
-    "b": "\b",
-    "f": "\f",
-    "v": "\v",
-}
-_TOKEN_OPEN = re.compile(r"""^([A-Za-z]*)("{3}|'{3}|"|')""")
-
-
-def _unescape(escape: str) -> str:
-    """The characters one escape sequence stands for (an unknown one, like `\\d`, stays as written)."""
-    if escape[1:] in _ESCAPES:
-        return _ESCAPES[escape[1:]]
-    if escape[1:2] in ("x", "u", "U", "N") or escape[1:2].isdigit():
-        try:
-            return escape.encode("ascii", "backslashreplace").decode("unicode_escape")
-        except (UnicodeDecodeError, ValueError):
-            return escape
-    return escape
-
-
-def decode_token(token: str, start: tuple[int, int]) -> list[tuple[str, tuple[int, int]]]:
-    """The characters a string token stands for, each with its source position (1-based line and
-    column): escapes decoded, and in an f-string `{{`/`}}` as one brace and each replacement
-    field as `{…}` at its opening brace."""
-    m = _TOKEN_OPEN.match(token)
-    if m is None:
-        return []
-    prefix, quote = m.group(1).lower(), m.group(2)
-    inner = token[m.end() : len(token) - len(quote)]
-    line, column = start
-    return _decode_text(inner, (line, column + m.end()), raw="r" in prefix, formatted="f" in prefix)
-
-
-def _decode_text(
-    text: str, start: tuple[int, int], raw: bool, formatted: bool = False
-) -> list[tuple[str, tuple[int, int]]]:
-    out: list[tuple[str, tuple[int, int]]] = []
-    line, column = start
-    i = 0
-    while i < len(text):
-        ch = text[i]
-        at = (line, column)
-        if ch == "\\" and not raw and i + 1 < len(text):
-            nxt = text[i + 1]
-            if nxt == "\n":  # a line continuation inside the string
-                line, column, i = line + 1, 1, i + 2
-                continue
-            escape = _ESCAPE.match(text, i)
-            length = escape.end() - i if escape else 2
-            out.extend((c, at) for c in _unescape(text[i : i + length]))
-            column += length
-            i += length
-            continue
-        if formatted and ch in "{}":
-            if text[i + 1 : i + 2] == ch:  # `{{` is one brace
-                out.append((ch, at))
-                column, i = column + 2, i + 2
-                continue
-            if ch == "{":
-                end = _field_end(text, i)
-                out.extend((c, at) for c in "{…}")
-                for c in text[i:end]:
-                    line, column = (line + 1, 1) if c == "\n" else (line, column + 1)
-                i = end
-                continue
-        out.append((ch, at))
-        if ch == "\n":
-            line, column = line + 1, 1
-        else:
-            column += 1
-        i += 1
-    return out
-
-
-def _field_end(text: str, i: int) -> int:
-    """Past the `}` that closes the replacement field opened at text[i] (nested brackets,
-    strings and a format spec's own fields included)."""
-    depth = 0
-    n = len(text)
-    while i < n:
-        ch = text[i]
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        elif ch in "\"'" and depth > 0:
-            quote = text[i : i + 3] if text[i : i + 3] in ('"""', "'''") else ch
-            close = text.find(quote, i + len(quote))
-            i = n if close < 0 else close + len(quote)
-            continue
-        i += 1
-    return n
