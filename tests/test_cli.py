@@ -226,3 +226,24 @@ def test_unusable_baseline_is_a_usage_error(project: Make, tmp_path: Path) -> No
     bad.write_text("{not json")
     run = run_cli("check", "--root", str(project(PLUGIN)), "--baseline", str(bad))
     assert run.code == 2 and "--baseline" in run.err
+
+
+def test_a_reader_that_goes_away_is_no_internal_error(tmp_path: Path) -> None:
+    """`spawnlint check --show-files | head -1`: the closed pipe ends the run quietly."""
+    import subprocess
+    import sys
+
+    (tmp_path / "commands").mkdir()
+    for n in range(2000):
+        (tmp_path / "commands" / f"c{n}.md").write_text("# c\n", encoding="utf-8")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "spawnlint", "check", "--root", str(tmp_path), "--show-files"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 1
+    assert "internal error" not in err

@@ -219,6 +219,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 2
+    except BrokenPipeError:
+        # the reader went away (`spawnlint check --show-files | head`): quiet, as other tools are;
+        # stdout goes to devnull so the interpreter's final flush cannot fail again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except Exception as exc:  # noqa: BLE001 - an internal error must still exit 2, with a clue
         if getattr(args, "verbose", False):
             traceback.print_exc()
