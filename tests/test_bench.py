@@ -16,7 +16,7 @@ import pytest
 from conftest import REPO
 from spawnlint.config import Settings
 from spawnlint.engine import lint
-from spawnlint.parse.forms import could_yield, has_spawn_word
+from spawnlint.parse.forms.registry import could_yield, has_spawn_word
 
 sys.path.insert(0, str(REPO / "bench"))
 from generate import filler, generate  # noqa: E402

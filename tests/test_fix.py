@@ -591,7 +591,7 @@ def test_a_prose_spawn_loses_its_one_name(project: Make, sentence: str, fixed: s
 
 def test_a_prose_list_of_names_is_left_alone() -> None:
     from spawnlint.model import Param, SpawnSite, ValueKind
-    from spawnlint.parse.forms import with_removals
+    from spawnlint.parse.forms.registry import with_removals
 
     line = "Create a team and spawn teammates named `a`, `b` and `c` from the critic agent."
 

@@ -19,16 +19,8 @@ from spawnlint.config import load_settings
 from spawnlint.engine import lint
 from spawnlint.model import FileKind, Form
 from spawnlint.parse import parse_text, python_could_spawn
-from spawnlint.parse.forms import (
-    SPECS,
-    could_yield,
-    f9_fork,
-    f10_python,
-    has_spawn_word,
-    languages,
-    rule_sentence,
-    vocabulary,
-)
+from spawnlint.parse.forms import f9_fork, f10_python, languages, rule_sentence, vocabulary
+from spawnlint.parse.forms.registry import SPECS, could_yield, has_spawn_word
 from spawnlint.parse.python.read import may_be_scanned
 from spawnlint.parse.text import FormExamples
 

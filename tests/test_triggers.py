@@ -20,15 +20,8 @@ from spawnlint.config import load_settings
 from spawnlint.engine import lint
 from spawnlint.model import FileKind, Form
 from spawnlint.parse import markdown, parse_text
-from spawnlint.parse.forms import (
-    PASSES,
-    could_yield,
-    document,
-    find_sites,
-    has_spawn_word,
-    rule_sentence,
-    vocabulary,
-)
+from spawnlint.parse.forms import rule_sentence, vocabulary
+from spawnlint.parse.forms.registry import PASSES, could_yield, document, find_sites, has_spawn_word
 from spawnlint.parse.forms.rule_sentence import is_rule_sentence
 from spawnlint.parse.forms.spec import Doc
 from spawnlint.parse.frontmatter import split_frontmatter

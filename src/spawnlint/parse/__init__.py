@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from spawnlint.model import (
     AgentRecord,
+    Edit,
     FileKind,
     Finding,
     ParsedFile,
@@ -18,13 +19,8 @@ from spawnlint.model import (
     ToolList,
     UnitFrontmatter,
 )
-from spawnlint.parse.forms import could_yield, has_spawn_word
-from spawnlint.parse.forms.f9_fork import fork_site
 from spawnlint.parse.frontmatter import Frontmatter, parse_tool_list, split_frontmatter
-from spawnlint.parse.grant import grant_send_message
-from spawnlint.parse.idle import idle_claims
 from spawnlint.parse.send_message import mentions_send_message_tool, report_lines
-from spawnlint.parse.team import team_lines
 from spawnlint.parse.text import split_lines
 
 if TYPE_CHECKING:
@@ -44,6 +40,8 @@ def python_could_spawn(text: str, callables: tuple[str, ...]) -> bool:
         return True
     # the markdown word test, in any case: a string may say "Launch the x agent", "Have the
     # **code-reviewer** agent check it" (words from parse/vocabulary.py, never a copy here)
+    from spawnlint.parse.forms.registry import has_spawn_word  # the forms' patterns: compiled on first use
+
     return has_spawn_word(text)
 
 
@@ -72,6 +70,13 @@ def parse_text(path: str, text: str, kind: FileKind, all_sentences: bool = True)
     sentences of blocks that could hold a rule sentence are kept, and a body that cannot hold a
     spawn or a rule sentence (no form's trigger fires: `forms.could_yield`) gets no block parse:
     only what it says about SendMessage is read."""
+    # The spawn forms and the body's other readers (their patterns take a tenth of a second to
+    # compile) are imported here, not with the module: the guard reads agent definitions alone.
+    from spawnlint.parse.forms.f9_fork import fork_site
+    from spawnlint.parse.forms.registry import could_yield
+    from spawnlint.parse.idle import idle_claims
+    from spawnlint.parse.team import team_lines
+
     lines = split_lines(text)
     frontmatter, body_start = split_frontmatter(lines)
     problems: list[Problem] = []
@@ -191,8 +196,16 @@ def _agent(
         disallowed=disallowed,
         mentions_send_message=mentions,
         report_lines=report_lines,
-        grant_send_message=grant_send_message(path, lines, tools, disallowed) if lines else (),
+        grant_send_message=_grant(path, lines, tools, disallowed) if lines else (),
     )
+
+
+def _grant(
+    path: str, lines: list[str], tools: ToolList | None, disallowed: ToolList | None
+) -> tuple[Edit, ...]:
+    from spawnlint.parse.grant import grant_send_message  # --fix's edit: not for the guard
+
+    return grant_send_message(path, lines, tools, disallowed)
 
 
 def _stem_name(path: str, fm: Frontmatter, problems: list[Problem]) -> str:

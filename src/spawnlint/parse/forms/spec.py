@@ -1,5 +1,5 @@
 """What a spawn form declares (its code, trigger, removal edit and examples) and what its passes
-over a markdown document read and return. The registry (`forms/__init__.py`) runs the passes in
+over a markdown document read and return. The registry (`forms/registry.py`) runs the passes in
 claim order."""
 
 from __future__ import annotations

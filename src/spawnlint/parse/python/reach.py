@@ -17,7 +17,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
-from spawnlint.parse.forms import has_spawn_word
+from spawnlint.parse.forms.registry import has_spawn_word
 
 # Escapes that can write a letter, and a backslash that joins two lines.
 _ESCAPE = re.compile(r"\\(?:[xuUN0-7]|\r\n|\r|\n)")

@@ -30,7 +30,7 @@ from spawnlint.model import (
     ToolList,
     ValueKind,
 )
-from spawnlint.parse.forms import could_yield, has_spawn_word, with_removals
+from spawnlint.parse.forms.registry import could_yield, has_spawn_word, with_removals
 from spawnlint.parse.forms.syntax import TooComplex, classify, is_absent
 from spawnlint.parse.frontmatter import parse_tool_list
 from spawnlint.parse.markdown import analyse
