@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import spawnlint.parse as parse_module
+import spawnlint.parse.forms.registry as registry
 from conftest import REPO
 from spawnlint.config import load_settings
 from spawnlint.engine import lint
@@ -76,7 +76,7 @@ def _body(text: str) -> str:
 
 def _full_parse(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every body gets the block parse, and every pass reads every block (no trigger asked)."""
-    monkeypatch.setattr(parse_module, "could_yield", lambda text: True)
+    monkeypatch.setattr(registry, "could_yield", lambda text: True)
     monkeypatch.setattr(Doc, "fires", lambda self, trigger, block: True)
     monkeypatch.setattr(Doc, "fires_on", lambda self, trigger, block, text: True)
     monkeypatch.setattr(markdown, "rule_blocks", lambda doc: list(doc.structure.blocks))
