@@ -195,6 +195,7 @@ EXAMPLES = FormExamples(
     valid=(
         'Use the Task tool with `subagent_type="shop:critic"` and `name: "c1"`.',
         'Spawn the critic: `Task: name="c1", subagent_type="shop:critic"`; hand it the plan.',
+        '> Spawn the reviewer with `subagent_type: "shop:critic"` and the diff.',
     ),
     invalid=("Never pass `name` to the Agent tool: a named spawn runs as an `in_process_teammate`.",),
 )

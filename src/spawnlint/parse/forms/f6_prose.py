@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from spawnlint.model import Edit, Form, Param
+from spawnlint.model import Edit, Form, Param, ValueKind
 from spawnlint.parse.forms import languages, removal, vocabulary
 from spawnlint.parse.forms.prose import (
     COMPOUND_HEAD,
@@ -26,9 +26,9 @@ from spawnlint.parse.forms.prose import (
     teammate_names,
     verb_in,
 )
-from spawnlint.parse.forms.spec import FormSpec
+from spawnlint.parse.forms.spec import Claims, Doc, FormSpec, Found, Pass
 from spawnlint.parse.forms.trigger import Paragraphs, Trigger, either
-from spawnlint.parse.text import FormExamples
+from spawnlint.parse.text import FormExamples, RawSite
 
 # "launch 5 parallel agents", "use a Haiku agent"; not "the agent template", "an Agent SDK app".
 _GENERIC = re.compile(
@@ -197,13 +197,21 @@ def _by_the_tool(text: str, verbs: list[_Verb]) -> list[ProseSpawn]:
         clause = re.split(r"[.;!?]\s", text[verb.end : verb.end + 200], maxsplit=1)[0]
         if _TOOL_INSTRUMENT.search(clause) or _TOOL_CALLS.search(clause):
             return [ProseSpawn(Form.F6, verb.start, None, 0, None, 0)]
-    for pattern in (_TOOL_CALLS, _BY_SUBAGENTS):  # "Make a single Task call", "... using a subagent"
+    for pattern in (_TOOL_CALLS, _BY_SUBAGENTS, _IN_ONE_MESSAGE):  # "a single Task call", "using a subagent"
         m = pattern.search(text)
         if m and not NEGATION.search(text[max(0, m.start() - 160) : m.start()].replace("*", "")):
             return [ProseSpawn(Form.F6, m.start(), None, 0, None, 0)]
     return []
 
 
+# Agents listed elsewhere, started together as Claude Code starts parallel agents: "start all of
+# them in one message; their settings are in `references/crew.md`".
+_IN_ONE_MESSAGE = re.compile(
+    r"\b(?:start|launch|spawn|dispatch|run|invoke|kick\s+off|fire\s+off)\s+(?:them|all\s+of\s+them|them\s+all|each"
+    r"(?:\s+of\s+them)?|both(?:\s+of\s+them)?|all)\s+(?:[\w-]+\s+){0,2}?in\s+(?:one|a\s+single|the\s+same)\s+"
+    r"(?:message|response|turn)\b",
+    re.IGNORECASE,
+)
 # Sub-agents as the means: "fall back to meta-prompting using a subagent", "Parallelize this step
 # with individual sub-agents", "run it in a fresh subagent".
 _BY_SUBAGENTS = re.compile(
@@ -228,6 +236,8 @@ def _tool_or_description(text: str, low: str, paragraphs: Paragraphs) -> bool:
     if tool and _USE_THE_TOOL.search(text):
         return True
     if ("call" in low or "invocation" in low) and _TOOL_CALLS.search(text):
+        return True
+    if "message" in low and _IN_ONE_MESSAGE.search(text):
         return True
     if ("subagent" in low or "sub-agent" in low) and _BY_SUBAGENTS.search(text):
         return True
@@ -255,7 +265,13 @@ _DESCRIBING_PROBES = (
 
 
 # A spawn verb with its agents (prose.VERB_TRIGGER), or the shapes above.
-TRIGGER = either(VERB_TRIGGER, Trigger((*VERB_TRIGGER.probes, "agent", "task"), _tool_or_description))
+TRIGGER = either(
+    VERB_TRIGGER,
+    Trigger(
+        (*VERB_TRIGGER.probes, "agent", "task", "one message", "single message", "same message"),
+        _tool_or_description,
+    ),
+)
 
 
 def _remove(param: Param, path: str, lines: list[str], gone: frozenset[int]) -> tuple[Edit, ...]:
@@ -295,6 +311,7 @@ EXAMPLES = FormExamples(
         "If the server is down, fall back to meta-prompting using a subagent.",
         "Parallelize this step with individual sub-agents.",
         "Spawn one `Task` subagent to read the skill cold.",
+        "Start all of them in one message; their settings are in `references/crew.md`.",
     ),
     invalid=(
         "Do not spawn the **security-auditor** agent.",
@@ -460,3 +477,39 @@ MENTION_TRIGGER = either(
     VERB_TRIGGER,
     languages.MENTION_TRIGGER,
 )
+
+
+# "Start `release-lead` with:" and a fence: the fence is its prompt (its first line may well be
+# "Task: ..."), whatever the fence's shape. A candidate: the name must be an agent of the project.
+_PROMPT_LEAD = re.compile(
+    r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*)?(?:start|run|launch|spawn|invoke|dispatch|call|brief|prompt)\s+"
+    r"(?:the\s+)?(?:\*\*)?`(?P<name>[a-z][\w-]*(?:[-:][\w-]+)+)`(?:\*\*)?(?:\s+(?:sub-?)?agent)?\s+with"
+    r"(?:\s+(?:this|the\s+following|the\s+prompt|this\s+prompt))?:\s*$",
+    re.IGNORECASE,
+)
+_FENCE_OPEN = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})")
+
+
+def _has_prompt_lead(text: str, low: str, paragraphs: Paragraphs) -> bool:
+    return any(_PROMPT_LEAD.match(line) for line in text.split("\n") if line.rstrip().endswith(":"))
+
+
+PROMPT_LEAD_TRIGGER = Trigger(("with:",), _has_prompt_lead)
+
+
+def _prompt_leads(doc: Doc, claims: Claims) -> Found:
+    lines = doc.lines
+    sites: list[RawSite] = []
+    for block in doc.blocks(PROMPT_LEAD_TRIGGER, ("paragraph",)):
+        last = block.end - 1
+        m = _PROMPT_LEAD.match(lines[last])
+        nxt = next((j for j in range(block.end, min(len(lines), block.end + 3)) if lines[j].strip()), None)
+        if m is None or last in claims.lines or nxt is None or not _FENCE_OPEN.match(lines[nxt]):
+            continue
+        column = m.start("name") + 1
+        param = Param("subagent_type", m.group("name"), ValueKind.LITERAL, last, column, last, column)
+        sites.append(RawSite(Form.F6, last, column, None, (param,), block, "medium", candidate=True))
+    return Found(tuple(sites), frozenset(s.line for s in sites))
+
+
+PROMPT_LEADS = Pass("prompt leads", (Form.F6,), PROMPT_LEAD_TRIGGER, _prompt_leads)

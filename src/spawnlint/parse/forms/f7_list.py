@@ -6,8 +6,9 @@ column. Sites of bullets carry medium confidence; table rows (and F4 bullets tha
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
-from spawnlint.model import Edit, Form, Param, Sentence
+from spawnlint.model import Edit, Form, Param, Sentence, ValueKind
 from spawnlint.parse.forms import f8_team, languages, removal
 from spawnlint.parse.forms.f5_inline import sentence_params
 from spawnlint.parse.forms.prose import (
@@ -73,6 +74,41 @@ def list_spawns(
 
 
 LIST_TRIGGER = either(VERB_TRIGGER, languages.TRIGGER)
+
+
+# Agents named as the steps of a pipeline under a heading that says to run them: "## Phase 2 — Run
+# subagents in order", then "**Step 1: requirement-analyst → docs/requirements.md**". Candidates:
+# a step spawns where its name is an agent of the project.
+_STEP = re.compile(
+    r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*|__)?(?:(?:step|phase|stage)\s*\d+[a-z]?\s*[:.—–-]\s*)?"
+    r"(?:\*\*|__)?(?P<mark>`?)(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)+|[a-z][\w-]*:[a-z][\w-]*|(?<=`)[a-z][\w-]*(?=`))(?P=mark)"
+    r"(?:\*\*|__)?\s*(?:→|->|:|—|–|\(|$|\*\*)",
+    re.IGNORECASE,
+)
+
+
+def _steps(doc: Doc, claims: Claims) -> Found:
+    lines = doc.lines
+    sites: list[RawSite] = []
+    heads = doc.structure.headings
+    ordered = sorted(doc.structure.blocks, key=lambda b: b.start)
+    starts = [b.start for b in ordered]
+    for k, (line, level, text) in enumerate(heads):
+        if spawn_lead(text) is None:
+            continue
+        end = next((h for h, lv, _ in heads[k + 1 :] if lv <= level), len(lines))
+        for j in range(line + 1, end):
+            m = _STEP.match(lines[j]) if j not in claims.lines else None
+            at = bisect_right(starts, j) - 1
+            if m is None or at < 0 or not ordered[at].start <= j < ordered[at].end:
+                continue
+            column = m.start("name") + 1
+            param = Param("subagent_type", m.group("name"), ValueKind.LITERAL, j, column, j, column)
+            sites.append(RawSite(Form.F7, j, column, None, (param,), ordered[at], "medium", candidate=True))
+    return Found(tuple(sites))
+
+
+STEPS = Pass("pipeline steps", (Form.F7,), VERB_TRIGGER, _steps)
 
 
 # `` `shop:critic` (name: "critic-a") ``, `` `shop:critic`, name: 'critic-b' ``: a quoted name after a

@@ -317,6 +317,12 @@ _TOOL_SENTENCE_NOUN = re.compile(
 )
 
 
+_STRONG_VERB_WORD = re.compile(
+    rf"(?<![\w`/:-]){vocabulary.alternation((*vocabulary.STRONG_VERBS, *vocabulary.PHRASAL_VERBS))}(?![\w-])",
+    re.IGNORECASE,
+)
+
+
 def names_the_tool(text: str) -> bool:
     return _TOOL_MENTION.search(text) is not None
 
@@ -330,7 +336,8 @@ def last_spawn_mention(text: str) -> int | None:
     verb = _TOOL_SENTENCE_VERB.search(text)
     if verb and _TOOL_SENTENCE_NOUN.search(text):
         return verb.start()
-    return None
+    strong = _STRONG_VERB_WORD.search(text)  # "Spawn the reviewer with `subagent_type: x`"
+    return strong.start() if strong else None
 
 
 def tool_in(text: str) -> str | None:
@@ -433,7 +440,12 @@ VERB_TRIGGER = Trigger(
 
 # Every sentence that names the Agent/Task tool or spawns agents (`last_spawn_mention`) holds one
 # of these, in some case: the word test of the forms whose sites need one (F4, F5).
-TOOL_SENTENCE_WORDS = vocabulary.probes((*vocabulary.SPAWN_TOOL_WORDS, *vocabulary.TOOL_SENTENCE_NOUNS))
+TOOL_SENTENCE_WORDS = (
+    *vocabulary.probes(
+        (*vocabulary.SPAWN_TOOL_WORDS, *vocabulary.TOOL_SENTENCE_NOUNS, *vocabulary.STRONG_VERBS)
+    ),
+    *vocabulary.PHRASAL_VERBS,
+)
 
 
 def bullet_reference(item: str, strong_lead: bool) -> tuple[str, int] | None:

@@ -65,6 +65,8 @@ STRUCTURED: tuple[Pass, ...] = (
 )
 PROSE: tuple[Pass, ...] = (
     prose_passes.leads(((f8_team.TRIGGER, f8_team.list_spawns), (f7_list.LIST_TRIGGER, f7_list.list_spawns))),
+    f7_list.STEPS,
+    f6_prose.PROMPT_LEADS,
     prose_passes.SENTENCES,
 )
 PASSES = (*STRUCTURED, *PROSE)
