@@ -15,6 +15,7 @@ from spawnlint.parse.forms.prose import (
     IMPERATIVE_ONLY,
     NEGATION,
     NOT_AN_AGENT,
+    NOT_AN_AGENT_AFTER,
     STRONG_VERBS,
     VERB_RE,
     VERB_TRIGGER,
@@ -89,6 +90,8 @@ def sentence_spawns(text: str) -> list[ProseSpawn]:
         word = verb.word
         if word in IMPERATIVE_ONLY and text[: verb.start].strip(" *-#>0123456789.)"):
             continue
+        if word == "start" and text[verb.end :].lstrip().lower().startswith("with "):
+            continue  # "Start with 3-5 teammates": begin with, a size to aim for
         end = verbs[i + 1].start if i + 1 < len(verbs) else len(text)
         rest = text[verb.end : min(end, verb.end + 240)]
         refs = references(rest, verb.end, strong=word in STRONG_VERBS or names_the_tool(text))
@@ -103,7 +106,8 @@ def sentence_spawns(text: str) -> list[ProseSpawn]:
         clause = re.split(r"[.;:!?]\s", rest[:160], maxsplit=1)[0]
         if word in STRONG_VERBS and _AS_SUBAGENTS.search(clause):
             return [ProseSpawn(Form.F6, verb.start, None, 0, None, 0)]  # "dispatch them as sub-agents"
-        generic = _GENERIC.search(clause)
+        # a feature list names its agent: "- Delegates execution to a specific agent"
+        generic = None if verb.listed else _GENERIC.search(clause)
         if generic and not governed(
             clause[: generic.start()] + " ".join(clause[generic.start() : generic.end()].split()[:-1])
         ):
@@ -132,6 +136,7 @@ class _Verb:
     end: int
     word: str  # its base form, lower-case: "launch" for "Launches"
     describing: bool = False  # "Launches the x agent": what the unit does, said of it
+    listed: bool = False  # "- Delegates execution to a specific agent": a feature in a list
 
 
 # What a command or skill says it does, at a sentence's start or after "this skill": "Launches the
@@ -144,6 +149,7 @@ _DESCRIBING = re.compile(
 )
 
 
+_LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
 _BASE_FORMS = {"launches": "launch", "dispatches": "dispatch", "activates": "activate", "hands": "hand"}
 
 
@@ -151,8 +157,9 @@ def _describing_verbs(text: str) -> list[_Verb]:
     found = []
     for m in _DESCRIBING.finditer(text):
         word = m.group("verb").lower().split()[0]
+        listed = bool(_LIST_MARK.match(text[: m.start("verb")]))
         found.append(
-            _Verb(m.start("verb"), m.end("verb"), _BASE_FORMS.get(word, word.removesuffix("s")), True)
+            _Verb(m.start("verb"), m.end("verb"), _BASE_FORMS.get(word, word.removesuffix("s")), True, listed)
         )
     return found
 
@@ -161,8 +168,7 @@ def _describing_verbs(text: str) -> list[_Verb]:
 _TO_AN_AGENT_WORDS = ("delegate", "hand")  # not "send to `team-lead-2`": a message
 _TO_AN_AGENT = re.compile(
     r"^(?:\s+[\w-]+){0,5}?\s+to\s+(?:the\s+)?(?:\*\*)?"
-    r"`(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)+|[a-z][\w-]*:[a-z][\w.-]*)`"
-    r"(?!\s*(?:skill|command|tool|script|file|cli|hook|workflow|mcp|server|plugin)s?\b)"
+    r"`(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)+|[a-z][\w-]*:[a-z][\w.-]*)`" + NOT_AN_AGENT_AFTER
 )
 
 
@@ -344,6 +350,13 @@ EXAMPLES = FormExamples(
         "Launches the build script.",
         "Do not run it in a subagent.",
         "Summarise the answers as a table with one row per teammate.",
+        "This command invokes `sdd-system` CLI subcommands.",
+        "Start with **3-5 teammates** and grow the team when it stalls.",
+        "Users discover and invoke agents via `@` autocomplete.",
+        "| `agent` | Delegate to specific agent | None |",
+        "- Delegates command execution to a specific agent",
+        "Six arkhe commands dispatch subagents on Claude Code.",
+        "- `context: fork` -- runs the skill in an isolated subagent context",
         "Capture the logs to share with a teammate.",
         "If a teammate was spawned as `team-lead-2`, send to `team-lead-2`, not `team-lead`.",
         "This skill hands off **judgment** the agent cannot make to the user.",
@@ -368,12 +381,9 @@ SPEC = FormSpec(
 _NAME = r"(?P<name>`[^`\s]{2,60}`|\*\*[^*\n]{2,60}\*\*|@?[A-Za-z][\w.:-]*(?:\s+[A-Z][\w-]*){0,2})"
 # A plain single word needs its article ("Spawn the ferryman"; "App Launch template" is a noun);
 # a name the text calls a skill, command or tool is none of an agent.
-_NOT_AN_AGENT_AFTER = (
-    r"(?!\s*(?:skill|command|tool|script|file|cli|hook|workflow|mcp|server|plugin|template)s?\b)"
-)
 _AFTER_STRONG = re.compile(
     r"^\s+(?:to\s+)?(?:(?:(?:the|our|your)\s+)(?P<plain>[a-z][a-z0-9]*)\b|(?:(?:the|our|your)\s+)?"
-    r"(?P<marked>`@?[^`\s]{2,60}`|\*\*[^*\n]{2,60}\*\*|@?[a-z][\w.]*(?:[-:][\w.]+)+))" + _NOT_AN_AGENT_AFTER
+    r"(?P<marked>`@?[^`\s]{2,60}`|\*\*[^*\n]{2,60}\*\*|@?[a-z][\w.]*(?:[-:][\w.]+)+))" + NOT_AN_AGENT_AFTER
 )
 _BEFORE_NOUN = re.compile(
     rf"^\s+(?:(?:to|with|on)\s+)?(?:(?:the|our|your|a|an)\s+)?{_NAME}\s+(?:sub-?)?(?:agent|teammate)\b(?![-\w])",

@@ -55,13 +55,16 @@ _NOUN_THEN_IDS = re.compile(rf"\b{AGENT_NOUN}\s*(?:\(|:|—|–)\s*{MARKED}", re
 _MORE_IDS = re.compile(rf"\s*(?:,|\band\b|\bor\b)\s*(?:and\s+|or\s+)?{MARKED}")
 # An agent held in a variable: "the $CLAUDE_CODE_GUIDE_AGENT subagent", "`$REVIEWER` agent".
 _VARIABLE_REF = re.compile(rf"`?(?P<name>\$\{{?[A-Z][A-Z0-9_]*\}}?)`?\s+{CORE_NOUN}\b", re.IGNORECASE)
+# What follows a name that is not an agent's: "the `x` skill", "`sdd-system` CLI subcommands".
+NOT_AN_AGENT_AFTER = (
+    r"(?!\s*(?i:skill|command|subcommand|tool|script|file|cli|hook|workflow|mcp|server|plugin|template)s?\b)"
+)
 # After spawn/launch/dispatch, an id right after the verb: ``Spawn `shop:critic` ``,
 # ``Dispatch `codebase-recon` via the Agent tool``, `` `Agent(shop:critic)` ``.
 _ID_AFTER_VERB = re.compile(
     r"^\s*(?:(?:the|a|an|one)\s+)?(?:\*\*)?(?P<mark>`|\*\*)(?:Agent\(|Task\()?"
     r"(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)+|[A-Za-z][\w-]*(?::{1,2}[A-Za-z][\w.-]*)+|\$\{?[A-Z][A-Z0-9_]*\}?)"
-    r"\)?(?P=mark)"
-    r"(?!\s*(?:skill|command|tool|script|file|cli|hook|workflow|mcp|server|plugin)s?\b)"
+    r"\)?(?P=mark)" + NOT_AN_AGENT_AFTER
 )
 _NAMED_LIST = re.compile(r"\b(?:named|called)\s+", re.IGNORECASE)
 _NAME_TOKEN = re.compile(
@@ -168,17 +171,20 @@ _QUOTE_CLOSES = re.compile(r"[^\"”\n.!?]{0,80}[\"”]")
 # "Users can invoke agents manually", "Claude uses Task tool to launch agent": what someone
 # else does, described ("you" is the model the prompt instructs)
 _THIRD_PARTY = re.compile(
-    r"\b(?:users?|the\s+user|claude(?:\s+code)?|developers?|authors?|people|humans?)\s+"
+    r"\b(?:users?|the\s+user|claude(?:\s+code)?|developers?|authors?|people|humans?"
+    r"|commands|skills|hooks|plugins|they)\s+"  # "Six arkhe commands dispatch subagents on ..."
     r"(?:(?:can|may|might|could|will|would|also|automatically|then|must|should)\s+){0,2}"
+    r"(?:[a-z]+\s+(?:and|or)\s+)?"  # "Users discover and invoke agents"
     r"(?:[a-z]+\b[^.;:]{0,40}\bto\s+)?$",
     re.IGNORECASE,
 )
 # "suggest running `/cloudflare:diagnose` to launch ...": the command does the launching
 _BY_A_COMMAND = re.compile(r"`/[\w:.-]+[^`]*`[^.;:`]{0,40}\bto\s+$", re.IGNORECASE)
-# "- `/cloudflare:diagnose` — Launch the diagnostic subagent", "- `Task` - Launch other agents":
-# what a slash command or a tool does
+# "- `/cloudflare:diagnose` — Launch the diagnostic subagent", "- `Task` - Launch other agents",
+# "- `context: fork` -- runs the skill in a subagent": what a command, tool or key does
 _COMMAND_ITEM = re.compile(
-    r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*)?`(?:/[\w:.-]+[^`]*|Task|Agent)`(?:\*\*)?\s*(?:—|–|-|:)"
+    r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*)?`[^`\n]+`(?:\*\*)?\s*(?:—|–|--|-|:)"
+    r"|^\s*\|\s*(?:\*\*)?`[^`\n]+`(?:\*\*)?\s*\|"  # a table row about a field: "| `agent` | Delegate to ..."
 )
 
 
