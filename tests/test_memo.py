@@ -100,3 +100,106 @@ def test_options_apply_to_a_remembered_run(tree: Path) -> None:
     assert [line.split()[1] for line in only.lines] == ["SL201"]
     paths = run_cli("check", "--root", str(tree), str(tree / "agents" / "critic.md"))
     assert [line.split()[1] for line in paths.lines] == ["SL101"]  # related to the agent
+
+
+# Pre-commit passes the changed files; the whole-tree run that follows (an editor's save, CI, a
+# second hook) should not read the project again when those files are all that changed.
+SKILL = "# Audit\n\nRead `references/steps.md` and do what it says.\n"
+STEPS = "# Steps\n\nSpawn the `critic` agent to review the plan.\n"
+OTHER = "# Plan\n\nLaunch the `critic` agent with the plan.\n"
+
+
+@pytest.fixture
+def bigger(tree: Path) -> Path:
+    for path, text in {
+        "skills/audit/SKILL.md": SKILL,
+        "skills/audit/references/steps.md": STEPS,
+        "commands/plan.md": OTHER,
+    }.items():
+        (tree / path).parent.mkdir(parents=True, exist_ok=True)
+        (tree / path).write_text(text)
+    return tree
+
+
+RULE = (
+    "Spawn subagents without the Agent tool's `name` parameter (a named spawn is an in_process_teammate).\n\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("path", "text"),
+    [
+        ("commands/go.md", COMMAND.replace('name: "c1", ', "")),  # SL101 goes
+        ("commands/plan.md", RULE + OTHER),  # SL201 goes
+        ("skills/audit/SKILL.md", RULE + SKILL),  # the unit's SL201, in another file of it, goes
+        ("skills/audit/SKILL.md", SKILL + "\nThen dispatch the `critic` agent again.\n"),  # SL201 moves
+    ],
+)
+def test_a_whole_run_after_a_run_given_paths_is_answered_from_the_memo(
+    bigger: Path, monkeypatch: pytest.MonkeyPatch, path: str, text: str
+) -> None:
+    run_cli("check", "--root", str(bigger))
+    (bigger / path).write_text(text)
+    run_cli("check", "--root", str(bigger), str(bigger / path))
+    calls = _lints(monkeypatch)
+    whole = run_cli("check", "--root", str(bigger))
+    assert calls == []
+    assert whole.out == run_cli("check", "--root", str(bigger), "--no-cache").out
+
+
+@pytest.mark.parametrize(
+    ("changed", "given"),
+    [
+        ("agents/critic.md", "agents/critic.md"),  # an agent: every spawn of it may change
+        ("commands/plan.md", "commands/go.md"),  # a change the run given paths did not see
+    ],
+)
+def test_a_run_given_paths_remembers_nothing_it_cannot_vouch_for(
+    bigger: Path, monkeypatch: pytest.MonkeyPatch, changed: str, given: str
+) -> None:
+    run_cli("check", "--root", str(bigger))
+    target = bigger / changed
+    target.write_text(target.read_text().replace("tools: Read", "tools: Read, SendMessage") + RULE)
+    run_cli("check", "--root", str(bigger), str(bigger / given))
+    whole = run_cli("check", "--root", str(bigger))
+    assert whole.out == run_cli("check", "--root", str(bigger), "--no-cache").out
+
+
+_PROJECTS = sorted(p for p in (Path(__file__).parent / "projects").iterdir() if p.is_dir())
+
+
+def _edits(text: str) -> list[str]:
+    """Edits that change findings: the rule added, and each line naming a spawn or a name dropped."""
+    lines = text.splitlines(keepends=True)
+    dropped = [i for i, line in enumerate(lines) if "name" in line or "gent" in line][:2]
+    return [RULE + text] + ["".join(lines[:i] + lines[i + 1 :]) for i in dropped]
+
+
+@pytest.mark.parametrize("fixture", _PROJECTS, ids=[p.name for p in _PROJECTS])
+def test_the_merged_memo_equals_a_cold_run_on_every_fixture_project(
+    fixture: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each command and skill file of each fixture project edited, given alone, then the whole
+    tree checked: the findings are those of a run that reads everything afresh."""
+    import shutil
+
+    monkeypatch.setenv("SPAWNLINT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr("spawnlint.cache.RACY_NS", 0)
+    root = tmp_path / "proj"
+    shutil.copytree(fixture, root, symlinks=True)
+    units = sorted(
+        p for p in root.rglob("*.md") if ("commands" in p.parts or "skills" in p.parts) and p.is_file()
+    )[:3]
+    for unit in units:
+        try:
+            original = unit.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, OSError):
+            continue
+        for edited in _edits(original):
+            run_cli("check", "--root", str(root))
+            unit.write_text(edited, encoding="utf-8")
+            run_cli("check", "--root", str(root), str(unit))
+            whole = run_cli("check", "--root", str(root), "--output-format", "json")
+            cold = run_cli("check", "--root", str(root), "--output-format", "json", "--no-cache")
+            assert whole.out == cold.out, (unit, edited)
+            unit.write_text(original, encoding="utf-8")
