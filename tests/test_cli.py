@@ -234,8 +234,8 @@ def test_a_reader_that_goes_away_is_no_internal_error(tmp_path: Path) -> None:
     import sys
 
     (tmp_path / "commands").mkdir()
-    for n in range(2000):
-        (tmp_path / "commands" / f"c{n}.md").write_text("# c\n", encoding="utf-8")
+    for n in range(3000):  # ~250 KB of listing: more than a pipe holds, so the writer must meet the close
+        (tmp_path / "commands" / f"{'c' * 64}{n}.md").write_text("# c\n", encoding="utf-8")
     proc = subprocess.Popen(
         [sys.executable, "-m", "spawnlint", "check", "--root", str(tmp_path), "--show-files"],
         stdout=subprocess.PIPE,
