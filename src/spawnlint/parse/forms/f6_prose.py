@@ -203,11 +203,24 @@ def _by_the_tool(text: str, verbs: list[_Verb]) -> list[ProseSpawn]:
         clause = re.split(r"[.;!?]\s", text[verb.end : verb.end + 200], maxsplit=1)[0]
         if _TOOL_INSTRUMENT.search(clause) or _TOOL_CALLS.search(clause):
             return [ProseSpawn(Form.F6, verb.start, None, 0, None, 0)]
-    for pattern in (_TOOL_CALLS, _BY_SUBAGENTS, _IN_ONE_MESSAGE):  # "a single Task call", "using a subagent"
+    for pattern in (_TOOL_CALLS, _BY_SUBAGENTS, _SPLIT_INTO, _IN_ONE_MESSAGE):  # "a single Task call"
         m = pattern.search(text)
         if m and not NEGATION.search(text[max(0, m.start() - 160) : m.start()].replace("*", "")):
             return [ProseSpawn(Form.F6, m.start(), None, 0, None, 0)]
+    m = _BY_A_NAMED_AGENT.search(text)  # "Review each draft using the `writing:reviewer` agent."
+    before = text[: m.start()] if m else ""
+    if m and not (_ONLY_WHEN.search(before) or NEGATION.search(before.replace("*", ""))):
+        return [ProseSpawn(Form.F6, m.start(), m.group("name"), m.start("name"), None, 0)]
     return []
+
+
+# An agent of the project as the means of an instruction: "Review each draft using the
+# `writing:writing-reviewer` agent"; not "When using the `x` agent, ..." (a condition).
+_BY_A_NAMED_AGENT = re.compile(
+    r"\b(?:using|via|through)\s+the\s+(?:\*\*)?`(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)+|[a-z][\w-]*:[a-z][\w.-]*)`"
+    r"(?:\*\*)?\s+(?:sub-?)?agent\b(?!['’]s)" + COMPOUND_HEAD
+)
+_ONLY_WHEN = re.compile(r"\b(?i:when|while|if|whether|after|before|by)\s+$")
 
 
 # Agents listed elsewhere, started together as Claude Code starts parallel agents: "start all of
@@ -230,6 +243,16 @@ _BY_SUBAGENTS = re.compile(
 )
 
 
+# The work divided among sub-agents: "Split the checks into two parallel Explore subagents"; not
+# "turn this command into a subagent" (a definition to write).
+_SPLIT_INTO = re.compile(
+    r"\b(?:split|divide|break|partition|shard|fan)\w*\s+(?:[\w-]+\s+){0,8}?into\s+"
+    r"(?:\d+|two|three|four|five|six|several|multiple|parallel|separate|independent)\s+"
+    r"(?:[\w-]+\s+){0,2}?sub-?agents\b" + COMPOUND_HEAD,
+    re.IGNORECASE,
+)
+
+
 _USE_THE_TOOL = re.compile(rf"\b(?:use|call|invoke)\s+{_THE_TOOL}", re.IGNORECASE)
 
 
@@ -245,7 +268,9 @@ def _tool_or_description(text: str, low: str, paragraphs: Paragraphs) -> bool:
         return True
     if "message" in low and _IN_ONE_MESSAGE.search(text):
         return True
-    if ("subagent" in low or "sub-agent" in low) and _BY_SUBAGENTS.search(text):
+    if ("subagent" in low or "sub-agent" in low) and (_BY_SUBAGENTS.search(text) or _SPLIT_INTO.search(text)):
+        return True
+    if "` agent" in low.replace("**", "") and _BY_A_NAMED_AGENT.search(text):
         return True
     if ("delegate" in low or "hand" in low) and "`" in text and _AFTER_TO.search(text):
         return True
@@ -315,6 +340,10 @@ EXAMPLES = FormExamples(
         "This command launches two parallel subagents.",
         "Delegate the actual edit to `claude-md-steward`.",
         "If the server is down, fall back to meta-prompting using a subagent.",
+        "Check each migration via the `schema-auditor` agent.",
+        "Split the lint and the type checks into two parallel Explore subagents.",
+        "### Step 3: Dispatch two reviewer subagents in parallel",
+        "## 2. Launch the `schema-auditor` agent",
         "Parallelize this step with individual sub-agents.",
         "Spawn one `Task` subagent to read the skill cold.",
         "Start all of them in one message; their settings are in `references/crew.md`.",
@@ -351,6 +380,14 @@ EXAMPLES = FormExamples(
         "Do not run it in a subagent.",
         "Summarise the answers as a table with one row per teammate.",
         "This command invokes `sdd-system` CLI subcommands.",
+        "Open a worktree for the change, then start a subagent workflow.",
+        "When using the `code-reviewer` agent, keep each diff small.",
+        "Turn this command into a subagent definition when it grows.",
+        "## Spawning subagents from a skill",
+        "### Step 2: When to launch a subagent",
+        "### Step 4: Delegate to Documentation Agent",
+        "Convert the checklist into three sub-agents' prompts.",
+        "This checklist is read through the `code-reviewer` agent's prompt.",
         "Start with **3-5 teammates** and grow the team when it stalls.",
         "Users discover and invoke agents via `@` autocomplete.",
         "| `agent` | Delegate to specific agent | None |",

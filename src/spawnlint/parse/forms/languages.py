@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from spawnlint.model import Form
 from spawnlint.parse.forms import vocabulary
-from spawnlint.parse.forms.prose import ProseSpawn
+from spawnlint.parse.forms.prose import BUILTINS, ProseSpawn
 from spawnlint.parse.forms.trigger import Paragraphs, Trigger
 from spawnlint.parse.text import FormExamples
 
@@ -19,6 +19,7 @@ from spawnlint.parse.text import FormExamples
 _FOREIGN_REF = re.compile(
     r"(?P<mark>`|\*\*)@?(?:agent-)?(?P<name>[A-Za-z][\w.-]*(?::{1,2}[A-Za-z][\w.-]*)*)(?P=mark)"
     r"|(?<![\w@])@(?:agent-)?(?P<mention>[a-z][\w.-]*(?::[\w.-]+)*)"
+    rf"|(?<![A-Za-z0-9_`*@-])(?P<builtin>{BUILTINS})(?![A-Za-z0-9_`*-])"  # "Exploreエージェントを spawn する"
 )
 _CLAUSE_END = re.compile(r"[。！？!?；;]|[.:](?:\s|$)")
 _FOREIGN_WINDOW = 80  # characters between a verb and its agent (CJK sentences are short)
@@ -59,6 +60,10 @@ def _grammar(language: vocabulary.Language) -> _Grammar:
 _GRAMMARS = tuple(_grammar(language) for language in vocabulary.LANGUAGES)
 
 
+# what stands between a noun and its particle: "Agent tool（subagent_type: `Explore`）を"
+_ASIDE = re.compile(r"^[（(][^）)\n]{0,60}[）)]")
+
+
 def _nouns(grammar: _Grammar, noun: re.Pattern[str], clause: str) -> list[re.Match[str]]:
     """The noun where the clause holds it as the verb's object: before a verb that comes last, the
     noun carries an object particle ("このエージェントは" is the subject: it does the work), or
@@ -68,7 +73,7 @@ def _nouns(grammar: _Grammar, noun: re.Pattern[str], clause: str) -> list[re.Mat
         return list(noun.finditer(clause))
     found = []
     for m in noun.finditer(clause):
-        after = clause[m.end() :].lstrip()
+        after = _ASIDE.sub("", clause[m.end() :].lstrip(), count=1).lstrip()
         if after.startswith(language.object_particles) or (
             after.startswith(language.near_particles) and len(after) <= 4
         ):
@@ -91,6 +96,14 @@ def _adjacent_ref(clause: str, nouns: list[re.Match[str]]) -> re.Match[str] | No
 
 
 _TOOL_NAMES = frozenset({"Agent", "Task"})
+# The tool named in the sentence makes its verb a spawn: "5 つのスキャンを並列起動する（Agent tool call を
+# 5 つ…）", "用 Agent 工具启动".
+# "（Agent ツールは使わない）", "不使用 Agent 工具": the tool refused
+_TOOL_REFUSED = re.compile(
+    r"(?:Agent|Task)`?\s*(?:tool|ツール|도구|工具)[^。、）)]{0,12}?(?:ない|ず|禁止|不要|않|말|不|别|勿)"
+    r"|(?:不|别|勿|禁止)[^。、）)]{0,4}(?:使用|用)\s*`?(?:Agent|Task)"
+)
+_THE_TOOL = re.compile(r"(?<![\w`])`?(?:Agent|Task)`?\s*(?:tool|ツール|도구|工具|Tool|-Tool)")
 
 
 def _false_friend(language: vocabulary.Language, text: str, verb: re.Match[str]) -> bool:
@@ -102,13 +115,38 @@ def _false_friend(language: vocabulary.Language, text: str, verb: re.Match[str])
     return False
 
 
+_FULL_STOP = re.compile(r"[。！？!?]|\.(?:\s|$)")
+
+
+def _sentence_of(text: str, verb: re.Match[str]) -> str:
+    """The sentence that holds the verb."""
+    ends = [m.end() for m in _FULL_STOP.finditer(text, 0, verb.start())]
+    after = _FULL_STOP.search(text, verb.end())
+    return text[ends[-1] if ends else 0 : after.start() if after else len(text)]
+
+
+def _in_aside(before: str) -> bool:
+    """Whether the text ends inside an unclosed parenthesis."""
+    opened = max(before.rfind("（"), before.rfind("("))
+    return opened > max(before.rfind("）"), before.rfind(")"))
+
+
 def _foreign_clause(grammar: _Grammar, text: str, verb: re.Match[str]) -> tuple[int, str, bool]:
     """Where the verb's object stands (before a verb that comes last, after one that comes
     first), that text, and whether the verb is no instruction (negated, a passive, a false
-    friend)."""
+    friend, or an English word borrowed by a CJK language standing in English: "a spawn into",
+    not "spawn する")."""
+    if not grammar.language.spaced and verb.group(0).isascii() and text[verb.end() :].lstrip()[:1].isascii():
+        return verb.end(), "", True
+    if text.count("`", 0, verb.start()) % 2:
+        return verb.end(), "", True  # in a code span: a keyword ("`병렬 실행`"), not a verb
     if grammar.language.verb_last:
         start = max(0, verb.start() - _FOREIGN_WINDOW)
-        ends = [m.end() for m in _CLAUSE_END.finditer(text, start, verb.start())]
+        ends = [
+            m.end()
+            for m in _CLAUSE_END.finditer(text, start, verb.start())
+            if not _in_aside(text[start : m.start()])  # "（subagent_type: `Explore`）" ends nothing
+        ]
         clause_start = ends[-1] if ends else start
         clause = text[clause_start : verb.start()]
         negated = grammar.negation.match(text, verb.end()) is not None
@@ -130,8 +168,15 @@ def foreign_lead(text: str) -> bool:
         return False
     for grammar in _GRAMMARS:
         for verb in grammar.verb.finditer(text):
-            if not _foreign_clause(grammar, text, verb)[2] and (
-                grammar.agent.search(text) or grammar.subagent.search(text)
+            _, clause, negated = _foreign_clause(grammar, text, verb)
+            if negated:
+                continue
+            named = grammar.agent.search(text) or grammar.subagent.search(text)
+            if not grammar.language.verb_last and named:
+                return True
+            # the agents as the verb's object ("エージェントを…実行"), not "used with these agents"
+            if grammar.language.verb_last and (
+                _nouns(grammar, grammar.agent, clause) or _nouns(grammar, grammar.subagent, clause)
             ):
                 return True
     return False
@@ -197,11 +242,13 @@ def foreign_spawns(text: str) -> list[ProseSpawn]:
                 continue
             subagents = _nouns(grammar, grammar.subagent, clause)
             ref = _adjacent_ref(clause, subagents + _nouns(grammar, grammar.agent, clause))
-            if not (subagents or ref):
+            sentence = _sentence_of(text, verb)
+            by_the_tool = _THE_TOOL.search(sentence) and not _TOOL_REFUSED.search(sentence)
+            if not (subagents or ref or by_the_tool):
                 continue
             if ref is None:
                 return [ProseSpawn(Form.F6, verb.start(), None, 0, None, 0)]
-            group = "name" if ref.group("name") else "mention"
+            group = next(g for g in ("name", "mention", "builtin") if ref.group(g))
             return [
                 ProseSpawn(Form.F6, verb.start(), ref.group(group), clause_start + ref.start(group), None, 0)
             ]
@@ -232,6 +279,11 @@ EXAMPLES = (
             "判定結果に応じて `@test-implementer` サブエージェントを起動して修正する。",
             "`@implementation-plan-creator-lite` エージェントを利用する。",
             "ビルド・テストは必ずサブエージェントで実行。",
+            "レビュー観点ごとに Agent を並列で起動する。",  # the tool as the object
+            "Agent ツールを使って、3 人のレビュアーを同じメッセージでスポーンする。",  # the tool as the means
+            "調査には Agent tool（subagent_type: `Plan`）を使用する。",  # an aside before the particle
+            "大きな差分では Plan エージェントを spawn する。",  # a built-in named plainly
+            "3 つの調査を同じメッセージで並列起動する（Agent tool の呼び出しを 3 つ）。",  # the tool, aside
         ),
         invalid=(
             "サブエージェントを起動しない。",
@@ -239,13 +291,22 @@ EXAMPLES = (
             "メインエージェントで実行する。",  # the main agent: no agent shape
             "それ以外のサブエージェントを起動してはならない。",
             "サブエージェントの `description` は、エージェントがいつ呼び出されるかを決める。",  # passive
+            "この手順では Agent ツールを使用しない。",
+            "Planning エージェントを起動する前に設定を読む。",  # not a built-in's name
+            "準備はメインで実行する（Agent ツールは使わない）。",  # the tool refused
+            "キーワード: `subagent`, `並列実行`, `Task tool`",  # a verb in a code span
         ),
     ),
     FormExamples(
         Form.F6,
-        valid=("`code-reviewer` 에이전트를 실행하세요.", "서브에이전트를 호출해서 테스트를 돌리세요."),
+        valid=(
+            "`code-reviewer` 에이전트를 실행하세요.",
+            "서브에이전트를 호출해서 테스트를 돌리세요.",
+            "리뷰어 팀메이트를 스폰하고 결과를 모으세요.",
+        ),
         invalid=(
             "서브에이전트를 호출하지 마세요.",
+            "팀메이트를 스폰하지 마세요.",
             "에이전트 설정을 확인하세요.",
             "서브에이전트를 사용했다면 더 빨랐을 것이다.",
         ),

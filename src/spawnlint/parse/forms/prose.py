@@ -38,12 +38,14 @@ _NAMED_REF = re.compile(rf"{MARKED}\s+{AGENT_NOUN}\b", re.IGNORECASE)
 FROM_REF = re.compile(
     rf"\b(?:from|using|of|as)\s+(?:the\s+|an?\s+)?{MARKED}(?:\s+(?:sub-?)?agent\b)?", re.IGNORECASE
 )
-# "agent execution", "agent outputs": a noun after "agent" makes it part of a compound noun.
+# "agent execution", "agent outputs", "a subagent workflow": a noun after "agent" makes it part of
+# a compound noun.
 COMPOUND_HEAD = (
     r"(?!-\w)"  # "agent-facing", "agent-spawn": part of a longer word
     r"(?!\s*(?:sdk|files?|templates?|definitions?|frontmatter|tools?|names?|types?|prompts?|config"
     r"|descriptions?|\.md|teams?|dispatch\w*|calls?|runs?|outputs?|results?|reports?|sessions?"
-    r"|execution|runtimes?|time|times|speed|loops?|framework|mode|behaviou?r)\b)"
+    r"|execution|runtimes?|time|times|speed|loops?|framework|mode|behaviou?r"
+    r"|workflows?|patterns?|architectures?|systems?|approach|strateg(?:y|ies)|orchestration|support)\b)"
 )
 _PLAIN_REF = re.compile(
     rf"\b(?:(?:the|an?|one|two|three|four|five|\d+|all|both)\s+)?"
@@ -159,11 +161,22 @@ def is_instruction(text: str, verb: re.Match[str]) -> bool:
     if _QUOTE_OPENS.search(before) and _QUOTE_CLOSES.match(text, verb.end()):
         return False  # a quoted label ("Delegate to subagent" as an option, a todo item)
     return not (
-        NEGATION.search(before.replace("*", "").replace("__", ""))  # "do **not** fan out"
+        # "do **not** fan out"; not "(it never means none), then spawn": an aside closed before the verb
+        NEGATION.search(_outside_asides(before.replace("*", "").replace("__", "")))
         or _NOUN_BEFORE.search(before)
         or _BY_A_COMMAND.search(before)
         or _THIRD_PARTY.search(before)
     )
+
+
+_ASIDE = re.compile(r"\([^()\n]*\)")
+
+
+def _outside_asides(before: str) -> str:
+    """The text before a verb without the parenthetical asides closed before it (one opened
+    before the sentence began ends at its ")")."""
+    before = _ASIDE.sub("", before)
+    return before[before.rfind(")") + 1 :]
 
 
 _QUOTE_OPENS = re.compile(r"(?:^|[\s(:\[])[\"“]\s*$")

@@ -130,6 +130,44 @@ def _quoted_instruction(doc: Doc, block: Block) -> bool:
 SENTENCES = Pass("sentences", (Form.F8, Form.F6), _SENTENCE_TRIGGER, _sentences)
 
 
+# A heading that is itself an instruction: "## Step 2 - Launch the Explore agent in background",
+# "### Phase 3: Dispatch two reviewer subagents". Only a heading whose first word (after a step
+# label) is the spawn verb: "## Spawning agents" and "## When to use subagents" are topics.
+_STEP_LABEL = re.compile(
+    r"^[\s*_]*(?:(?:step|phase|stage|part)\s*[\d.]+[a-z]?\s*(?:[:.—–-]+\s*)?|\d+[.)]\s*)?[\s*_]*",
+    re.IGNORECASE,
+)
+
+
+# "### Step 4: Delegate to Documentation Agent" titles a step whose body runs a command
+_TOPIC_VERBS = frozenset({"delegate", "delegating", "hand", "use", "using"})
+
+
+def _headings(doc: Doc, claims: Claims) -> Found:
+    lines = doc.lines
+    examples = doc.cached("example lines", lambda: example_lines(lines))
+    sites: list[RawSite] = []
+    for line, _level, text in doc.structure.headings:
+        if line in claims.lines or line in examples:
+            continue
+        label = _STEP_LABEL.match(text)
+        body = text[label.end() if label else 0 :].rstrip(" *_#")
+        if not body or is_rule_sentence(body, require_mechanism=False):
+            continue
+        if body.split()[0].lower().strip("*_") in _TOPIC_VERBS:
+            continue
+        spawns = [s for s in sentence_spawns(body) if s.offset == 0]
+        if not spawns:
+            continue
+        at = lines[line].find(body)
+        block = Block("paragraph", line, line + 1, None)
+        sites.extend(_sites(Sentence(line + 1, line + 1, max(at, 0) + 1, body), spawns[:1], block))
+    return Found(tuple(sites))
+
+
+HEADINGS = Pass("headings", (Form.F6,), f6_prose.TRIGGER, _headings)
+
+
 # A lead form reads a lead sentence and its list: (lines, the lead's last sentence, the lead,
 # its items' (start, end) lines, the lines claimed) -> sites; none when it is not its lead.
 LeadForm = Callable[[list[str], Sentence, Block, tuple[tuple[int, int], ...], frozenset[int]], list[RawSite]]

@@ -68,6 +68,7 @@ PROSE: tuple[Pass, ...] = (
     f7_list.STEPS,
     f6_prose.PROMPT_LEADS,
     prose_passes.SENTENCES,
+    prose_passes.HEADINGS,
 )
 PASSES = (*STRUCTURED, *PROSE)
 

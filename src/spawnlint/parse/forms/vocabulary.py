@@ -165,7 +165,7 @@ def probe(word: str) -> str:
     `str.find`, which costs a tenth of the pattern."""
     fixed = re.sub(r"\([^)]*\)", " ", word).rstrip("*")
     pieces = [p for p in re.split(r"[ ']", fixed) if p]
-    return max(pieces, key=len)
+    return max(pieces, key=len).lower()  # "Agent ツール" -> "agent"
 
 
 def probes(words: Iterable[str]) -> tuple[str, ...]:
@@ -208,9 +208,17 @@ class Language:
 LANGUAGES = (
     Language(
         "ja",
-        verbs=("起動", "利用", "実行", "呼び出", "委任", "委譲", "派遣"),
-        subagent_nouns=("サブエージェント",),
-        agent_nouns=("エージェント", "チームメイト"),
+        verbs=("起動", "利用", "使用", "実行", "呼び出", "委任", "委譲", "派遣", "スポーン", "spawn"),
+        # the tool itself as the object or the means: "並列で Agent を起動", "Agent ツールを使い…"
+        subagent_nouns=(
+            "サブエージェント",
+            "チームメイト",
+            "Agent ツール",
+            "Agent tool",
+            "Task ツール",
+            "Agent",
+        ),
+        agent_nouns=("エージェント",),
         negations=(
             "しない",
             "せず",
@@ -230,10 +238,11 @@ LANGUAGES = (
     ),
     Language(
         "ko",
-        verbs=("실행", "호출", "시작", "생성", "위임", "사용"),
-        subagent_nouns=("서브에이전트", "하위 에이전트"),
+        verbs=("실행", "호출", "시작", "생성", "위임", "사용", "스폰"),
+        subagent_nouns=("서브에이전트", "하위 에이전트", "팀메이트"),
         agent_nouns=("에이전트", "팀원"),
-        negations=("하지 않", "하지 마", "하지마", "금지", "않", "했다면"),
+        # 됩니다/된다/되는: a passive ("함께 사용됩니다": is used with), a description
+        negations=("하지 않", "하지 마", "하지마", "금지", "않", "했다면", "됩니다", "된다", "되는"),
         verb_last=True,
         object_particles=("를", "을", "에게", "한테"),
         near_particles=("의",),
