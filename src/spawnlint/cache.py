@@ -451,12 +451,21 @@ def discovered(
     """The project's discovery, remembered while its inputs stay the same."""
     listing = listing or discover.list_files(root)
     key = discovery_key(root, exclude, listing) if use_cache else None
+    last = _LAST_DISCOVERY.get(key) if key is not None else None
+    if last is not None:
+        return last  # asked again in this process (the run memo, then the run)
     found = remembered_discovery(root, key) if key is not None else None
     if found is None:
         found = discover.discover(root, exclude, listing)
         if key is not None:
             remember_discovery(root, key, found)
+    if key is not None:
+        _LAST_DISCOVERY.clear()
+        _LAST_DISCOVERY[key] = found
     return found
+
+
+_LAST_DISCOVERY: dict[str, Discovery] = {}  # the last discovery read or made here, by its key
 
 
 def discovery_key(root: Path, exclude: tuple[str, ...], listing: Listing) -> str | None:
