@@ -222,6 +222,40 @@ def test_scope_section_inserts_one_sentence_per_uncovered_section(project: Make)
     assert run.lines == []
 
 
+@pytest.mark.parametrize("scope", ["unit", "section", "lines:3", "lines:2"])
+@pytest.mark.parametrize("under", ["\nReview the diff.\n", "Review the diff.\n", "\n## Next\n"])
+def test_a_heading_that_spawns_gets_the_rule_first_under_it(project: Make, scope: str, under: str) -> None:
+    """ "### Step 2: Launch the `critic` agent" is the spawn: the sentence goes right under the
+    heading (a sentence above it would sit in the section before), one blank line either side."""
+    root = project(
+        {
+            "pyproject.toml": f'[tool.spawnlint.no-name-rule]\nscope = "{scope}"\n',
+            "agents/critic.md": CRITIC,
+            "commands/go.md": f"# Go\n\nRead the plan.\n\n### Step 2: Launch the `critic` agent\n{under}",
+        }
+    )
+    run = run_cli("check", "--root", str(root), "--fix")
+    body = under.lstrip("\n")
+    assert (root / "commands/go.md").read_text("utf-8") == (
+        f"# Go\n\nRead the plan.\n\n### Step 2: Launch the `critic` agent\n\n{RULE}\n\n{body}"
+    )
+    assert run.lines == []
+
+
+def test_a_heading_no_sentence_can_cover_within_its_lines_is_left_alone(project: Make) -> None:
+    text = "# Go\n\n### Step 2: Launch the `critic` agent\n\nReview the diff.\n"
+    root = project(
+        {
+            "pyproject.toml": '[tool.spawnlint.no-name-rule]\nscope = "lines:1"\n',
+            "agents/critic.md": CRITIC,
+            "commands/go.md": text,
+        }
+    )
+    run = run_cli("check", "--root", str(root), "--fix")
+    assert (root / "commands/go.md").read_text("utf-8") == text  # a blank line must stay under a heading
+    assert [line.split(" ")[1] for line in run.lines] == ["SL201"]
+
+
 def test_scope_lines_inserts_only_where_it_covers_and_stays_idempotent(project: Make) -> None:
     far = "```\n" + "".join(f"step {i}\n" for i in range(8)) + "Agent(subagent_type: critic)\n```\n"
     root = project(

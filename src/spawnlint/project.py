@@ -597,6 +597,8 @@ def _covers(
 ) -> bool:
     same_file = [s for path, s in sentences if path == site.path]
     if scope == "lines":
+        if site.block_line > site.line:  # a heading that spawns: its rule is first under it
+            return any(site.line < s.line <= site.line + lines for s in same_file)
         return any(s.line <= site.line and s.end_line >= site.line - lines for s in same_file)
     section = section_of(parsed[site.path].sections, site.line)
     if section is None:

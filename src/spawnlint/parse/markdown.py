@@ -46,10 +46,13 @@ def analyse(path: str, lines: list[str], body_start: int, all_sentences: bool = 
     raw_sites = find_sites(doc)
     told: dict[Section | None, bool] = {}  # per section: does it name the SendMessage tool?
     tops = list(structure.tops)
+    headings = frozenset(line + 1 for line, _, _ in structure.headings)
     read = [
         (
             raw.candidate,
-            with_removals(_in_block(to_site(path, structure, sections, raw, told), tops, lines), lines),
+            with_removals(
+                _in_block(to_site(path, structure, sections, raw, told), tops, lines, headings), lines
+            ),
         )
         for raw in raw_sites
         if not is_counter_example(structure, raw)
@@ -68,7 +71,12 @@ def analyse(path: str, lines: list[str], body_start: int, all_sentences: bool = 
     )
 
 
-def _in_block(site: SpawnSite, tops: list[int], lines: list[str]) -> SpawnSite:
+def _in_block(site: SpawnSite, tops: list[int], lines: list[str], headings: frozenset[int]) -> SpawnSite:
+    if site.line in headings:  # a heading that says to spawn: the rule goes first under it
+        after = next((j for j in range(site.line + 1, len(lines) + 1) if lines[j - 1].strip()), None)
+        if after is None:
+            return site
+        return replace(site, block_line=after, block_joined=bool(lines[after - 2].strip()))
     at = bisect_right(tops, site.line)
     if not at:
         return site

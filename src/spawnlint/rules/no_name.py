@@ -33,7 +33,12 @@ def _insertions(project: Project, unit: Unit, uncovered: tuple[Spawn, ...]) -> F
         site = spawn.site
         parsed = project.files.get(site.path)
         headings = {s.start_line for s in parsed.sections if s.level} if parsed else set()
-        if not site.block_line or site.block_line > site.line or site.block_line in headings:
+        if site.line in headings:  # the heading says to spawn: the sentence goes first under it
+            if not site.block_line or site.block_line <= site.line:
+                continue
+            if scope == "lines" and site.block_line + site.block_joined - site.line > within:
+                continue  # the sentence would land past the N lines that cover the heading
+        elif not site.block_line or site.block_line > site.line or site.block_line in headings:
             continue  # no block, or a heading: a paragraph before it would leave its section
         if scope == "section":
             section = section_of(parsed.sections, site.line) if parsed else None
