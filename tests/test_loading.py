@@ -269,3 +269,59 @@ def test_a_standalone_skill_is_named_by_its_skill_file_in_messages(tmp_path: Pat
     )
     lines = run_cli("check", "--root", str(root)).lines
     assert len(lines) == 1 and 'skill "SKILL.md" spawns agents' in lines[0]
+
+
+# Skills shared between harnesses live in `.agents/skills/` and reach Claude Code through a link:
+# `.claude/skills -> ../.agents/skills`, or one link per skill. Claude Code loads them at the link.
+SHARED_SKILL = "---\nname: review\ndescription: d\n---\n\nDispatch two parallel reviewer subagents.\n"
+
+
+@pytest.mark.parametrize("git", [False, True])
+@pytest.mark.parametrize("per_skill", [False, True])
+def test_a_linked_skill_folder_is_read_where_claude_code_loads_it(
+    tmp_path: Path, git: bool, per_skill: bool
+) -> None:
+    root = write_project(
+        tmp_path / "proj", {".agents/skills/review/SKILL.md": SHARED_SKILL, "README.md": "x\n"}
+    )
+    (root / ".claude").mkdir()
+    if per_skill:
+        (root / ".claude/skills").mkdir()
+        (root / ".claude/skills/review").symlink_to("../../.agents/skills/review")
+    else:
+        (root / ".claude/skills").symlink_to("../.agents/skills")
+    if git:
+        subprocess.run(["git", "init", "-q", str(root)], check=True)
+        subprocess.run(["git", "-C", str(root), "add", "-A"], check=True)
+    run = run_cli("check", "--root", str(root), "--no-cache")
+    assert [line.split(" ")[:2] for line in run.lines] == [[".claude/skills/review/SKILL.md:6:1:", "SL201"]]
+
+
+def test_a_linked_folder_read_where_it_is_is_not_read_twice(tmp_path: Path) -> None:
+    """A link to a folder the project reads anyway (a plugin's own skills) adds nothing: one spawn,
+    one place. A link out of the project, or to a folder holding it, is not followed."""
+    root = write_project(tmp_path / "proj", {"skills/review/SKILL.md": SHARED_SKILL})
+    (root / "more").mkdir()
+    (root / "more/skills").symlink_to("../skills")
+    (root / "loop").symlink_to(".")
+    outside = write_project(tmp_path / "outside", {"skills/x/SKILL.md": SHARED_SKILL})
+    (root / "elsewhere").symlink_to(outside / "skills")
+    run = run_cli("check", "--root", str(root), "--no-cache")
+    codes = sorted((line.split(":")[0], line.split(" ")[1]) for line in run.lines)
+    assert codes == [("elsewhere", "SL002"), ("skills/review/SKILL.md", "SL201")]
+
+
+def test_a_link_retargeted_is_seen_by_the_next_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SPAWNLINT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr("spawnlint.cache.RACY_NS", 0)
+    quiet = SHARED_SKILL.replace("Dispatch two parallel reviewer subagents.", "Review it yourself.")
+    root = write_project(
+        tmp_path / "proj",
+        {".agents/skills/review/SKILL.md": SHARED_SKILL, ".agents/quiet/review/SKILL.md": quiet},
+    )
+    (root / ".claude").mkdir()
+    (root / ".claude/skills").symlink_to("../.agents/skills")
+    assert [line.split(" ")[1] for line in run_cli("check", "--root", str(root)).lines] == ["SL201"]
+    (root / ".claude/skills").unlink()
+    (root / ".claude/skills").symlink_to("../.agents/quiet")
+    assert run_cli("check", "--root", str(root)).lines == []

@@ -476,6 +476,7 @@ def discovery_key(root: Path, exclude: tuple[str, ...], listing: Listing) -> str
     digest = hashlib.blake2b(digest_size=20)
     digest.update(f"{_FORMAT}\0{code_version()}\0{root}\0{exclude!r}\0{listing.problems!r}".encode())
     digest.update("\0".join(listing.paths).encode("utf-8", "surrogateescape"))  # no path holds a NUL
+    digest.update(repr(listing.folder_links).encode("utf-8", "surrogateescape"))
     for path, identity in zip(listing.paths, listing.identities, strict=True):
         if path.endswith(("plugin.json", "marketplace.json")):
             if max(identity[1:3]) > horizon:

@@ -85,12 +85,15 @@ class Listing:
     # per path: size, mtime and ctime (ns) and inode of what it holds (a link's target), and the
     # link's own inode and ctime: what tells a later run that nothing changed
     identities: tuple[tuple[int, ...], ...] = ()
+    # symlinks to folders of the project (link, folder), whose files are listed where they are
+    folder_links: tuple[tuple[str, str], ...] = ()
 
 
 def list_files(root: Path) -> Listing:
     problems: list[Problem] = []
-    paths, identities = _list_files(root, problems)
-    return Listing(tuple(paths), tuple(problems), tuple(identities))
+    links: list[tuple[str, str]] = []
+    paths, identities = _list_files(root, problems, links)
+    return Listing(tuple(paths), tuple(problems), tuple(identities), tuple(links))
 
 
 def discover(
@@ -104,7 +107,7 @@ def discover(
     listing = listing or list_files(root)
     is_excluded = exclusion(exclude)
     problems = [p for p in listing.problems if not is_excluded(p.finding.path)]
-    paths = [p for p in listing.paths if not is_excluded(p)]
+    paths = [p for p in listing.paths if not is_excluded(p)] + _linked(listing, is_excluded)
     plugins = _plugins(_Manifests(root, manifests or {}), paths, problems)
     claims = _claims(plugins)
     skill_dirs = _skill_dirs(paths, plugins, claims)
@@ -120,6 +123,23 @@ def discover(
             continue
         files.append(SourceFile(path, kind, plugin, _unit_of(path, kind, skill_dirs)))
     return Discovery(root, tuple(files), tuple(plugins), tuple(problems))
+
+
+def _linked(listing: Listing, is_excluded: Callable[[str], bool]) -> list[str]:
+    """The files of a linked folder that are not read where they are, read where the link puts
+    them, as Claude Code loads them: `.claude/skills -> ../.agents/skills` (the other harness's
+    folder is excluded; its skills are Claude Code's at the link). A folder read where it is adds
+    nothing through a link: each file is read once."""
+    found: list[str] = []
+    for link, folder in listing.folder_links:
+        if is_excluded(link):
+            continue
+        for path in listing.paths:
+            if path.startswith(folder + "/") and is_excluded(path):
+                alias = link + path[len(folder) :]
+                if not is_excluded(alias):
+                    found.append(alias)
+    return found
 
 
 def exclusion(patterns: Collection[str]) -> Callable[[str], bool]:
@@ -207,7 +227,9 @@ def _claim_of(path: str, claims: Mapping[str, tuple[str, Plugin]]) -> tuple[str,
     return claims[folder] if folder else None
 
 
-def _list_files(root: Path, problems: list[Problem]) -> tuple[list[str], list[tuple[int, ...]]]:
+def _list_files(
+    root: Path, problems: list[Problem], links: list[tuple[str, str]]
+) -> tuple[list[str], list[tuple[int, ...]]]:
     listed = _git_files(root, problems)
     if listed is None:
         found = _scan(str(root), problems)
@@ -223,7 +245,7 @@ def _list_files(root: Path, problems: list[Problem]) -> tuple[list[str], list[tu
             continue  # in git's index, deleted from the work tree
         held: os.stat_result | None = own
         if own.st_mode & _FILE_TYPE == stat.S_IFLNK:
-            held = _link_target(root, real_root, path, problems)
+            held = _link_target(root, real_root, path, problems, links)
         if held is None:
             continue
         paths.append(path)
@@ -236,10 +258,12 @@ def _list_files(root: Path, problems: list[Problem]) -> tuple[list[str], list[tu
 _FILE_TYPE = 0o170000  # the S_IFMT bits of st_mode
 
 
-def _link_target(root: Path, real_root: str, path: str, problems: list[Problem]) -> os.stat_result | None:
+def _link_target(
+    root: Path, real_root: str, path: str, problems: list[Problem], links: list[tuple[str, str]]
+) -> os.stat_result | None:
     """What a symlink in the project holds: None (and a problem when it matters) for a broken or
     looping link, one that leaves the project, or one to a folder (its files are listed where
-    they are)."""
+    they are; the link goes to `links` unless the folder holds it)."""
     full = os.path.join(root, path)
     try:
         target = os.path.realpath(full, strict=True)
@@ -251,6 +275,9 @@ def _link_target(root: Path, real_root: str, path: str, problems: list[Problem])
         problems.append(_unreadable(path, f"{what} is a symlink to outside the project; not followed"))
         return None
     if os.path.isdir(target):
+        folder = Path(os.path.relpath(target, real_root)).as_posix()
+        if folder != "." and not (path + "/").startswith(folder + "/"):
+            links.append((path, folder))
         return None
     try:
         return os.stat(full)

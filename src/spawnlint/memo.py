@@ -125,6 +125,7 @@ def _base_key(root: Path, settings: Settings, listing: Listing) -> str:
     digest = hashlib.blake2b(digest_size=20)
     digest.update(f"{_FORMAT}\0{cache.code_version()}\0{settings!r}\0{root}".encode())
     digest.update(repr(listing.problems).encode("utf-8", "surrogateescape"))
+    digest.update(repr(listing.folder_links).encode("utf-8", "surrogateescape"))  # a link retargeted
     return digest.hexdigest()
 
 
