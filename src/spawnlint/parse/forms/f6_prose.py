@@ -33,7 +33,7 @@ from spawnlint.parse.text import FormExamples, RawSite
 
 # "launch 5 parallel agents", "use a Haiku agent"; not "the agent template", "an Agent SDK app".
 _GENERIC = re.compile(
-    r"^\s*(?:\S+\s+){0,3}?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+\+?"
+    r"^\s*(?:(?!(?:not|no|never|without)\s)\S+\s+){0,3}?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+\+?"
     r"(?:\s*[-–]\s*\d+)?|several|multiple|parallel|new|fresh|separate|dedicated|additional|another|both|all|these"
     r"|specialized|specialised|specialist|independent|individual|background)"
     # the words before "agents" describe them: "both users and agents" joins a second noun
@@ -382,6 +382,7 @@ EXAMPLES = FormExamples(
         "This command invokes `sdd-system` CLI subcommands.",
         "Open a worktree for the change, then start a subagent workflow.",
         "When using the `code-reviewer` agent, keep each diff small.",
+        "This is a checklist you run yourself — not a subagent dispatch.",
         "Turn this command into a subagent definition when it grows.",
         "## Spawning subagents from a skill",
         "### Step 2: When to launch a subagent",

@@ -283,6 +283,7 @@ EXAMPLES = (
             "Agent ツールを使って、3 人のレビュアーを同じメッセージでスポーンする。",  # the tool as the means
             "調査には Agent tool（subagent_type: `Plan`）を使用する。",  # an aside before the particle
             "大きな差分では Plan エージェントを spawn する。",  # a built-in named plainly
+            "定義を Read し、プロンプトを埋め込んで Agent ツールを呼ぶ。",
             "3 つの調査を同じメッセージで並列起動する（Agent tool の呼び出しを 3 つ）。",  # the tool, aside
         ),
         invalid=(

@@ -208,7 +208,20 @@ class Language:
 LANGUAGES = (
     Language(
         "ja",
-        verbs=("起動", "利用", "使用", "実行", "呼び出", "委任", "委譲", "派遣", "スポーン", "spawn"),
+        verbs=(
+            "起動",
+            "利用",
+            "使用",
+            "実行",
+            "呼び出",
+            "呼ぶ",
+            "呼んで",
+            "委任",
+            "委譲",
+            "派遣",
+            "スポーン",
+            "spawn",
+        ),
         # the tool itself as the object or the means: "並列で Agent を起動", "Agent ツールを使い…"
         subagent_nouns=(
             "サブエージェント",
