@@ -74,7 +74,7 @@ def build_project(
         Spawn(site, unit_ids.get(site.path), _resolve(site, index, settings.agents, sources))
         for path in sorted(parsed)
         for site in (*parsed[path].sites, *_confirmed(parsed[path], index))
-        if not _names_a_skill_or_command(site, index, invocable, plugin_names)
+        if not _names_a_skill_or_command(site, index, invocable, plugin_names, sources)
     )
     if focus is not None:
         wanted_spawns = tuple(s for s in spawns if spawn_wanted(s, focus))
@@ -140,6 +140,13 @@ def _own_namespaces(discovery: Discovery) -> frozenset[str]:
     return frozenset(f.plugin.name.lower() for f in discovery.files if f.plugin.name)
 
 
+def _stem(unit: str) -> str:
+    """The name a unit is invoked by: a skill's folder, a command's file without its suffix."""
+    base = unit.rpartition("/")[2]
+    dot = base.rfind(".")
+    return (base[:dot] if dot > 0 and unit.endswith(".md") else base).lower()
+
+
 def _invocable_names(discovery: Discovery) -> frozenset[str]:
     """The project's commands and skills by the names a sentence invokes them with: `review`,
     `shop:review` (lower case)."""
@@ -167,14 +174,20 @@ def _names_a_skill_or_command(
     index: Mapping[str, tuple[Agent, ...]],
     invocable: Callable[[], frozenset[str]],
     plugins: frozenset[str],
+    sources: Mapping[str, SourceFile],
 ) -> bool:
     """A prose "spawn" whose target is one of the project's skills or commands and no agent:
-    "Invoke `manifest-dev:auto` with the ticket" runs a skill, it spawns nothing."""
+    "Invoke `manifest-dev:auto` with the ticket" runs a skill, it spawns nothing. A unit naming
+    itself does not invoke itself: "Launch parallel fix-grammar agents" in the fix-grammar skill
+    hands its own steps to subagents."""
     target = site.subagent_type
     if site.confidence != "medium" or target is None or target.kind is not ValueKind.LITERAL:
         return False
     value = target.value.strip().lower()
     if value in index:
+        return False
+    source = sources.get(site.path)
+    if source is not None and source.unit is not None and value.rpartition(":")[2] == _stem(source.unit):
         return False
     if value in invocable():
         return True

@@ -332,13 +332,25 @@ EXAMPLES = (
     ),
     FormExamples(
         Form.F6,
-        valid=("Lanza el subagente `code-reviewer`.", "Delega la búsqueda al agente **shop:critic**."),
+        valid=(
+            "Lanza el subagente `code-reviewer`.",
+            "Delega la búsqueda al agente **shop:critic**.",
+            "Utiliza el agente `shop:critic` con el diff.",
+        ),
         invalid=("No lances el subagente.", "Inicia sesión con el agente de usuario."),
     ),
     FormExamples(
         Form.F6,
-        valid=("Lancez le sous-agent **critic** sur le diff.", "Invoque l'agent `shop:critic`."),
-        invalid=("Ne lancez jamais le sous-agent.", "Lance le serveur avant l'agent de build."),
+        valid=(
+            "Lancez le sous-agent **critic** sur le diff.",
+            "Invoque l'agent `shop:critic`.",
+            "Tu dois utiliser l'agent `shop:critic` avec le diff.",
+        ),
+        invalid=(
+            "Ne lancez jamais le sous-agent.",
+            "Lance le serveur avant l'agent de build.",
+            "N'utilise pas l'agent `shop:critic` ici.",
+        ),
     ),
     FormExamples(
         Form.F6,
