@@ -383,6 +383,7 @@ EXAMPLES = FormExamples(
         "Open a worktree for the change, then start a subagent workflow.",
         "When using the `code-reviewer` agent, keep each diff small.",
         "This is a checklist you run yourself — not a subagent dispatch.",
+        "A person may invoke `run-ticket` on any ticket.",
         "Turn this command into a subagent definition when it grows.",
         "## Spawning subagents from a skill",
         "### Step 2: When to launch a subagent",

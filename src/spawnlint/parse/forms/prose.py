@@ -184,7 +184,8 @@ _QUOTE_CLOSES = re.compile(r"[^\"”\n.!?]{0,80}[\"”]")
 # "Users can invoke agents manually", "Claude uses Task tool to launch agent": what someone
 # else does, described ("you" is the model the prompt instructs)
 _THIRD_PARTY = re.compile(
-    r"\b(?:users?|the\s+user|claude(?:\s+code)?|developers?|authors?|people|humans?"
+    r"\b(?:users?|the\s+user|claude(?:\s+code)?|developers?|authors?|people|humans?|someone|anyone"
+    r"|(?:a|any|the)\s+(?:person|human|maintainer|reviewer|teammate)"
     r"|commands|skills|hooks|plugins|they)\s+"  # "Six arkhe commands dispatch subagents on ..."
     r"(?:(?:can|may|might|could|will|would|also|automatically|then|must|should)\s+){0,2}"
     r"(?:[a-z]+\s+(?:and|or)\s+)?"  # "Users discover and invoke agents"
