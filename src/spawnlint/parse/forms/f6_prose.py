@@ -207,11 +207,31 @@ def _by_the_tool(text: str, verbs: list[_Verb]) -> list[ProseSpawn]:
         m = pattern.search(text)
         if m and not NEGATION.search(text[max(0, m.start() - 160) : m.start()].replace("*", "")):
             return [ProseSpawn(Form.F6, m.start(), None, 0, None, 0)]
+    m = _READ_AND_DISPATCH.search(text)  # "Read `agents/verifier.md` and call it with ..."
+    definition = m is not None and (m.group("verb").lower() != "call" or _DEFINITION.search(m.group(0)))
+    if m and definition and not NEGATION.search(text[: m.start()].replace("*", "")):
+        ref = m.group("ref")
+        name = ref.rsplit("/", 1)[-1].removesuffix(".md")
+        return [ProseSpawn(Form.F6, m.start("verb"), name, m.start("ref") + ref.rfind(name), None, 0)]
     m = _BY_A_NAMED_AGENT.search(text)  # "Review each draft using the `writing:reviewer` agent."
     before = text[: m.start()] if m else ""
     if m and not (_ONLY_WHEN.search(before) or NEGATION.search(before.replace("*", ""))):
         return [ProseSpawn(Form.F6, m.start(), m.group("name"), m.start("name"), None, 0)]
     return []
+
+
+# A skill's own sub-agent definition, read and then started: "Read `agents/message-verifier.md` and
+# call it with the message", "Read the `stage-validator` definition and dispatch it with:". "call
+# it" only for what is plainly a definition (a path under agents/ or subagents/, or so called).
+_READ_AND_DISPATCH = re.compile(
+    r"\b(?:read|load|open)\s+(?:the\s+)?`(?P<ref>[\w./:-]{2,80})`"
+    r"(?:\s+(?:definition|agent|subagent|sub-agent|prompt|file|template))?"
+    r"\s+and\s+(?:then\s+)?(?P<verb>dispatch|launch|spawn|invoke|start|call)\s+it\b",
+    re.IGNORECASE,
+)
+_DEFINITION = re.compile(
+    r"(?:^|/|`)(?:sub-?)?agents/|\s(?:definition|agent|subagent|sub-agent)\s", re.IGNORECASE
+)
 
 
 # An agent of the project as the means of an instruction: "Review each draft using the
@@ -271,6 +291,8 @@ def _tool_or_description(text: str, low: str, paragraphs: Paragraphs) -> bool:
     if ("subagent" in low or "sub-agent" in low) and (_BY_SUBAGENTS.search(text) or _SPLIT_INTO.search(text)):
         return True
     if "` agent" in low.replace("**", "") and _BY_A_NAMED_AGENT.search(text):
+        return True
+    if " it" in low and ("read" in low or "load" in low or "open" in low) and _READ_AND_DISPATCH.search(text):
         return True
     if ("delegate" in low or "hand" in low) and "`" in text and _AFTER_TO.search(text):
         return True
@@ -342,6 +364,8 @@ EXAMPLES = FormExamples(
         "If the server is down, fall back to meta-prompting using a subagent.",
         "Check each migration via the `schema-auditor` agent.",
         "Split the lint and the type checks into two parallel Explore subagents.",
+        "Read `agents/message-checker.md` and call it with the proposed message.",
+        "Read the `stage-checker` definition and dispatch it with the stage name.",
         "### Step 3: Dispatch two reviewer subagents in parallel",
         "## 2. Launch the `schema-auditor` agent",
         "Parallelize this step with individual sub-agents.",
@@ -384,6 +408,8 @@ EXAMPLES = FormExamples(
         "When using the `code-reviewer` agent, keep each diff small.",
         "This is a checklist you run yourself — not a subagent dispatch.",
         "A person may invoke `run-ticket` on any ticket.",
+        "Read `docs/setup.md` and call it done when every step passes.",
+        "Read `scripts/build.sh` and run it.",
         "Turn this command into a subagent definition when it grows.",
         "## Spawning subagents from a skill",
         "### Step 2: When to launch a subagent",
