@@ -210,9 +210,10 @@ def _by_the_tool(text: str, verbs: list[_Verb]) -> list[ProseSpawn]:
     m = _READ_AND_DISPATCH.search(text)  # "Read `agents/verifier.md` and call it with ..."
     definition = m is not None and (m.group("verb").lower() != "call" or _DEFINITION.search(m.group(0)))
     if m and definition and not NEGATION.search(text[: m.start()].replace("*", "")):
-        ref = m.group("ref")
+        group = "ref" if m.group("ref") else "link"
+        ref = m.group(group)
         name = ref.rsplit("/", 1)[-1].removesuffix(".md")
-        return [ProseSpawn(Form.F6, m.start("verb"), name, m.start("ref") + ref.rfind(name), None, 0)]
+        return [ProseSpawn(Form.F6, m.start("verb"), name, m.start(group) + ref.rfind(name), None, 0)]
     m = _BY_A_NAMED_AGENT.search(text)  # "Review each draft using the `writing:reviewer` agent."
     before = text[: m.start()] if m else ""
     if m and not (_ONLY_WHEN.search(before) or NEGATION.search(before.replace("*", ""))):
@@ -224,13 +225,13 @@ def _by_the_tool(text: str, verbs: list[_Verb]) -> list[ProseSpawn]:
 # call it with the message", "Read the `stage-validator` definition and dispatch it with:". "call
 # it" only for what is plainly a definition (a path under agents/ or subagents/, or so called).
 _READ_AND_DISPATCH = re.compile(
-    r"\b(?:read|load|open)\s+(?:the\s+)?`(?P<ref>[\w./:-]{2,80})`"
+    r"\b(?:read|load|open)\s+(?:the\s+)?(?:`(?P<ref>[\w./:-]{2,80})`|\[[^\]\n]{1,80}\]\((?P<link>[\w./:-]{2,120})\))"
     r"(?:\s+(?:definition|agent|subagent|sub-agent|prompt|file|template))?"
     r"\s+and\s+(?:then\s+)?(?P<verb>dispatch|launch|spawn|invoke|start|call)\s+it\b",
     re.IGNORECASE,
 )
 _DEFINITION = re.compile(
-    r"(?:^|/|`)(?:sub-?)?agents/|\s(?:definition|agent|subagent|sub-agent)\s", re.IGNORECASE
+    r"(?:^|[/`\[(])(?:sub-?)?agents/|\s(?:definition|agent|subagent|sub-agent)\s", re.IGNORECASE
 )
 
 
@@ -366,6 +367,7 @@ EXAMPLES = FormExamples(
         "Split the lint and the type checks into two parallel Explore subagents.",
         "Read `agents/message-checker.md` and call it with the proposed message.",
         "Read the `stage-checker` definition and dispatch it with the stage name.",
+        "Read [agents/json-checker.md](agents/json-checker.md) and call it with the JSON.",
         "### Step 3: Dispatch two reviewer subagents in parallel",
         "## 2. Launch the `schema-auditor` agent",
         "Parallelize this step with individual sub-agents.",

@@ -32,6 +32,7 @@ class _Grammar:
     subagent: re.Pattern[str]
     agent: re.Pattern[str]
     negation: re.Pattern[str]
+    parallel: re.Pattern[str] | None
 
 
 def _grammar(language: vocabulary.Language) -> _Grammar:
@@ -54,6 +55,7 @@ def _grammar(language: vocabulary.Language) -> _Grammar:
             re.IGNORECASE,
         ),
         words(language.negations),
+        words(language.parallel) if language.parallel else None,
     )
 
 
@@ -244,7 +246,13 @@ def foreign_spawns(text: str) -> list[ProseSpawn]:
             ref = _adjacent_ref(clause, subagents + _nouns(grammar, grammar.agent, clause))
             sentence = _sentence_of(text, verb)
             by_the_tool = _THE_TOOL.search(sentence) and not _TOOL_REFUSED.search(sentence)
-            if not (subagents or ref or by_the_tool):
+            # agents started in parallel are sub-agents: "分析エージェントを**並列で**起動する"
+            in_parallel = (
+                grammar.parallel is not None
+                and grammar.parallel.search(clause.replace("*", "")) is not None
+                and bool(_nouns(grammar, grammar.agent, clause))
+            )
+            if not (subagents or ref or by_the_tool or in_parallel):
                 continue
             if ref is None:
                 return [ProseSpawn(Form.F6, verb.start(), None, 0, None, 0)]
@@ -284,6 +292,7 @@ EXAMPLES = (
             "調査には Agent tool（subagent_type: `Plan`）を使用する。",  # an aside before the particle
             "大きな差分では Plan エージェントを spawn する。",  # a built-in named plainly
             "定義を Read し、プロンプトを埋め込んで Agent ツールを呼ぶ。",
+            "観点ごとのエージェントを**並列で**起動する。",  # agents started in parallel
             "3 つの調査を同じメッセージで並列起動する（Agent tool の呼び出しを 3 つ）。",  # the tool, aside
         ),
         invalid=(
@@ -294,6 +303,7 @@ EXAMPLES = (
             "サブエージェントの `description` は、エージェントがいつ呼び出されるかを決める。",  # passive
             "この手順では Agent ツールを使用しない。",
             "Planning エージェントを起動する前に設定を読む。",  # not a built-in's name
+            "このエージェントは並列で実行される。",  # the agent does the running, described
             "準備はメインで実行する（Agent ツールは使わない）。",  # the tool refused
             "キーワード: `subagent`, `並列実行`, `Task tool`",  # a verb in a code span
         ),
@@ -304,6 +314,7 @@ EXAMPLES = (
             "`code-reviewer` 에이전트를 실행하세요.",
             "서브에이전트를 호출해서 테스트를 돌리세요.",
             "리뷰어 팀메이트를 스폰하고 결과를 모으세요.",
+            "분석 에이전트를 **병렬로** 호출합니다.",
         ),
         invalid=(
             "서브에이전트를 호출하지 마세요.",

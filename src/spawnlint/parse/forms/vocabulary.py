@@ -203,6 +203,8 @@ class Language:
     # words that hold a verb without being it ("派生" derives, "流派" is a school)
     false_friends: tuple[str, ...] = ()
     spaced: bool = True  # words stand between spaces (CJK: no word boundaries)
+    # "in parallel": agents started in parallel are sub-agents, named or not ("エージェントを並列で起動")
+    parallel: tuple[str, ...] = ()
 
 
 LANGUAGES = (
@@ -248,6 +250,7 @@ LANGUAGES = (
         object_particles=("を", "に", "で"),  # で: by means of ("サブエージェントで実行")
         near_particles=("の",),
         spaced=False,
+        parallel=("並列", "同時に"),
     ),
     Language(
         "ko",
@@ -260,6 +263,7 @@ LANGUAGES = (
         object_particles=("를", "을", "에게", "한테"),
         near_particles=("의",),
         spaced=False,
+        parallel=("병렬", "동시에"),
     ),
     Language(
         "zh",
@@ -269,6 +273,7 @@ LANGUAGES = (
         negations=("不要", "不必", "无需", "禁止", "不", "别", "勿", "会"),
         spaced=False,
         false_friends=("派生", "流派", "党派", "派对", "气派"),
+        parallel=("并行", "并发", "同时"),
     ),
     Language(
         "de",
@@ -294,6 +299,7 @@ LANGUAGES = (
         subagent_nouns=("subagent(en)", "sub-agent(en)", "unteragent(en)"),
         agent_nouns=("agent(en)", "teammitglied(er)"),
         negations=("nicht", "nie", "niemals", "kein*"),
+        parallel=("parallel",),
     ),
     Language(
         "es",
@@ -314,6 +320,7 @@ LANGUAGES = (
         subagent_nouns=("subagente(s)", "sub-agente(s)"),
         agent_nouns=("agente(s)",),
         negations=("no", "nunca", "jamás"),
+        parallel=("en paralelo",),
     ),
     Language(
         "fr",
@@ -336,6 +343,7 @@ LANGUAGES = (
         subagent_nouns=("sous-agent(s)",),
         agent_nouns=("agent(s)",),
         negations=("ne", "n'", "jamais"),
+        parallel=("en parallèle",),
     ),
     Language(
         "pt",
@@ -354,5 +362,6 @@ LANGUAGES = (
         subagent_nouns=("subagente(s)", "sub-agente(s)"),
         agent_nouns=("agente(s)",),
         negations=("não", "nunca", "jamais"),
+        parallel=("em paralelo",),
     ),
 )
