@@ -410,6 +410,7 @@ EXAMPLES = FormExamples(
         "When using the `code-reviewer` agent, keep each diff small.",
         "This is a checklist you run yourself — not a subagent dispatch.",
         "A person may invoke `run-ticket` on any ticket.",
+        "- Use `resolveActionResult` helper for mutations",
         "Read `docs/setup.md` and call it done when every step passes.",
         "Read `scripts/build.sh` and run it.",
         "Turn this command into a subagent definition when it grows.",

@@ -254,8 +254,10 @@ def _agent_like(name: str, m: re.Match[str]) -> bool:
         return True  # a variable: the target is not known, the spawn is
     if re.search(r"\.(?:md|json|js|ts|py|sh|ya?ml|toml|txt)$|/", name):
         return False  # a file, not an agent
-    if re.search(r"[a-z]\.[A-Za-z_]", name):
-        return False  # `lazyItems.itemKey` helpers: code, not an agent
+    if re.search(r"[a-z]\.[A-Za-z_]", name) or re.match(r"[a-z]+[A-Z]", name):
+        return (
+            False  # `lazyItems.itemKey`, `resolveActionResult` helpers: code (agent names have no capitals)
+        )
     if m.re is _PLAIN_REF and _HYPHENATED_ADJECTIVE.search(name):
         return False  # "production-ready agents", "LLM-based agents": a kind of agent, not its name
     if m.re is FROM_REF and not m.group(0).rstrip().lower().endswith("agent"):
