@@ -242,6 +242,24 @@ def test_a_heading_that_spawns_gets_the_rule_first_under_it(project: Make, scope
     assert run.lines == []
 
 
+@pytest.mark.parametrize("scope", ["unit", "section"])
+def test_a_unit_whose_only_spawn_is_an_agent_named_plainly_is_fixed(project: Make, scope: str) -> None:
+    """A step heading that names an agent of the project is a spawn confirmed by the project stage;
+    the file keeps what the fix needs (its sections) although the parser found no site of its own."""
+    root = project(
+        {
+            "pyproject.toml": f'[tool.spawnlint.no-name-rule]\nscope = "{scope}"\n',
+            "agents/critic.md": CRITIC,
+            "commands/go.md": "# Go\n\n## Phase 1 (in parallel)\n\n#### SubAgent: critic\n- the plan\n",
+        }
+    )
+    run = run_cli("check", "--root", str(root), "--fix")
+    assert (root / "commands/go.md").read_text("utf-8") == (
+        f"# Go\n\n## Phase 1 (in parallel)\n\n#### SubAgent: critic\n\n{RULE}\n\n- the plan\n"
+    )
+    assert run.lines == []
+
+
 def test_a_heading_no_sentence_can_cover_within_its_lines_is_left_alone(project: Make) -> None:
     text = "# Go\n\n### Step 2: Launch the `critic` agent\n\nReview the diff.\n"
     root = project(

@@ -117,7 +117,7 @@ def _compact(parsed: ParsedFile, all_sentences: bool) -> ParsedFile:
     suppressions = parsed.suppressions
     if not suppressions.comments:
         suppressions = NO_SUPPRESSIONS
-    sections = parsed.sections if parsed.sites else ()
+    sections = parsed.sections if parsed.sites or parsed.candidates else ()  # a candidate may be confirmed
     if (sentences, sections) == (parsed.sentences, parsed.sections) and suppressions is parsed.suppressions:
         return parsed
     return replace(parsed, sentences=sentences, sections=sections, suppressions=suppressions)

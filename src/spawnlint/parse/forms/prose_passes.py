@@ -15,7 +15,7 @@ from spawnlint.parse.forms.prose import ProseSpawn, no_instruction
 from spawnlint.parse.forms.rule_sentence import is_rule_sentence
 from spawnlint.parse.forms.spec import Claims, Doc, Found, Pass
 from spawnlint.parse.forms.syntax import param_at
-from spawnlint.parse.forms.trigger import Trigger, either
+from spawnlint.parse.forms.trigger import Paragraphs, Trigger, either
 from spawnlint.parse.text import (
     Block,
     LineIndex,
@@ -139,6 +139,22 @@ _STEP_LABEL = re.compile(
 )
 
 
+# A heading that names the agent of its step: "#### SubAgent: test-engineer", "### Agent — a + b".
+# Candidates: a spawn where the name is an agent of the project.
+_AGENT_HEADING_BODY = (
+    r"[\s*_]*(?:sub-?agents?|agents?|teammates?|サブエージェント|エージェント|서브에이전트|에이전트|子代理)"
+    r"\s*[:：—–-]\s*(?P<names>`?[a-z][\w:-]*`?(?:\s*(?:\+|,|&|and|/)\s*`?[a-z][\w:-]*`?)*)[\s*_]*$"
+)
+_AGENT_HEADING = re.compile("^" + _AGENT_HEADING_BODY, re.IGNORECASE)
+_AGENT_HEADING_LINE = re.compile(r"^ {0,3}#{1,6}[ \t]+" + _AGENT_HEADING_BODY, re.IGNORECASE | re.MULTILINE)
+
+
+def _agent_heading(text: str, low: str, paragraphs: Paragraphs) -> bool:
+    return _AGENT_HEADING_LINE.search(text) is not None
+
+
+_HEADING_NAME = re.compile(r"(?<![\w:-])[a-z][\w:-]*[a-z0-9](?![\w:-])")
+
 # "### Step 4: Delegate to Documentation Agent" titles a step whose body runs a command
 _TOPIC_VERBS = frozenset({"delegate", "delegating", "hand", "use", "using"})
 
@@ -149,6 +165,15 @@ def _headings(doc: Doc, claims: Claims) -> Found:
     sites: list[RawSite] = []
     for line, _level, text in doc.structure.headings:
         if line in claims.lines or line in examples:
+            continue
+        named = _AGENT_HEADING.match(text)
+        if named:  # "#### SubAgent: database-architect": a step run by that agent, if it is one
+            at = lines[line].find(named.group("names"))
+            names = [(n.group(0), n.start()) for n in _HEADING_NAME.finditer(named.group("names"))]
+            names = [(n, o) for n, o in names if n.lower() != "and"]
+            spawns = [ProseSpawn(Form.F6, 0, n, named.start("names") + o, None, 0) for n, o in names]
+            sentence = Sentence(line + 1, line + 1, max(at - named.start("names"), 0) + 1, text)
+            sites.extend(_sites(sentence, spawns, Block("paragraph", line, line + 1, None), candidate=True))
             continue
         label = _STEP_LABEL.match(text)
         body = text[label.end() if label else 0 :].rstrip(" *_#")
@@ -165,7 +190,15 @@ def _headings(doc: Doc, claims: Claims) -> Found:
     return Found(tuple(sites))
 
 
-HEADINGS = Pass("headings", (Form.F6,), f6_prose.TRIGGER, _headings)
+HEADINGS = Pass(
+    "headings",
+    (Form.F6,),
+    either(
+        f6_prose.TRIGGER,
+        Trigger(("agent", "teammate", "エージェント", "에이전트", "子代理"), _agent_heading),
+    ),
+    _headings,
+)
 
 
 # A lead form reads a lead sentence and its list: (lines, the lead's last sentence, the lead,
