@@ -325,3 +325,19 @@ def test_a_link_retargeted_is_seen_by_the_next_run(tmp_path: Path, monkeypatch: 
     (root / ".claude/skills").unlink()
     (root / ".claude/skills").symlink_to("../.agents/quiet")
     assert run_cli("check", "--root", str(root)).lines == []
+
+
+def test_a_plugin_whose_folder_is_named_like_documentation_has_skills(tmp_path: Path) -> None:
+    """`source: "./doc"` makes doc/ a plugin root: its skills are loaded, although a skills folder
+    inside a docs/ or doc/ folder of some plugin is documentation, not loaded."""
+    market = '{"name": "m", "owner": {"name": "o"}, "plugins": [{"name": "doc", "source": "./doc"}]}'
+    root = write_project(
+        tmp_path / "proj",
+        {
+            ".claude-plugin/marketplace.json": market,
+            "doc/skills/adr/SKILL.md": SHARED_SKILL,
+            "doc/docs/skills/sample/SKILL.md": SHARED_SKILL,  # documentation inside the plugin
+        },
+    )
+    run = run_cli("check", "--root", str(root), "--no-cache", "--select", "SL201")
+    assert [line.split(":")[0] for line in run.lines] == ["doc/skills/adr/SKILL.md"]

@@ -192,6 +192,7 @@ def _skill_dirs(
     a path a manifest names as skills; the root only in a repository that is one skill, with no
     plugin manifest (a root SKILL.md beside `.claude-plugin/` is for other tools)."""
     found = set()
+    roots = sorted({p.root for p in plugins if p.root not in ("", ".")}, key=len, reverse=True)
     for path in paths:
         if posixpath.basename(path) != "SKILL.md":
             continue
@@ -199,9 +200,12 @@ def _skill_dirs(
         if "agents" in folders:
             continue  # a SKILL.md inside an agents/ tree is an agent written as a folder
         claim = _claim_of(path, claims)
+        # the folders below the plugin root that holds it: a plugin may itself be called doc/
+        root = next((r for r in roots if path.startswith(r + "/")), "")
+        inner = folders[len(root.split("/")) if root else 0 : -1]
         if claim is not None and claim[0] == "skills":
             found.add(posixpath.dirname(path))
-        elif "skills" in folders[:-1] and not _NOT_LOADED_DIRS & set(folders[:-1]):
+        elif any("skills" in part and not _NOT_LOADED_DIRS & set(part) for part in (folders[:-1], inner)):
             found.add(posixpath.dirname(path))  # a kept copy is none; `skills/docs/` may be a skill
         elif not folders and not any(p.name for p in plugins):
             found.add("")
