@@ -20,6 +20,7 @@ from spawnlint.parse.forms.prose import (
     VERB_RE,
     VERB_TRIGGER,
     ProseSpawn,
+    code_like,
     governed,
     is_instruction,
     names_the_tool,
@@ -531,8 +532,8 @@ def mentions(text: str) -> list[ProseSpawn]:
             ".,;:!?"
         )
         name = raw.strip("`*@")
-        if not name or name.lower() in _NOT_A_NAME:
-            continue
+        if not name or name.lower() in _NOT_A_NAME or code_like(name):
+            continue  # "Launch WebSearch": a tool
         group = next(k for k in ("name", "plain", "marked") if m.groupdict().get(k))
         at = verb.end + m.start(group) + len(raw) - len(raw.lstrip("`*@"))
         found.append(ProseSpawn(Form.F6, verb.start, name, at, None, 0))

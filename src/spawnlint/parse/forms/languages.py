@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from spawnlint.model import Form
 from spawnlint.parse.forms import vocabulary
-from spawnlint.parse.forms.prose import BUILTINS, ProseSpawn
+from spawnlint.parse.forms.prose import BUILTINS, ProseSpawn, code_like
 from spawnlint.parse.forms.trigger import Paragraphs, Trigger
 from spawnlint.parse.text import FormExamples
 
@@ -198,15 +198,18 @@ def foreign_mentions(text: str) -> list[ProseSpawn]:
         if grammar.language.verb_last or not grammar.language.spaced:
             continue
         for verb in grammar.verb.finditer(text):
-            if _foreign_clause(grammar, text, verb)[2]:
-                continue  # negated
+            if (
+                _foreign_clause(grammar, text, verb)[2]
+                or verb.group(0).lower() in grammar.language.weak_verbs
+            ):
+                continue  # negated, or a verb of using: "utilise WebFetch" names a tool
             m = _AFTER_VERB.match(text[verb.end() : verb.end() + 120])
             if m is None:
                 continue
             raw = m.group("name").rstrip(".,;:!?")
             name = raw.strip("`*")
-            if len(name) < 3:
-                continue
+            if len(name) < 3 or code_like(name):
+                continue  # "utilise WebSearch": a tool
             at = verb.end() + m.start("name") + len(raw) - len(raw.lstrip("`*"))
             return [ProseSpawn(Form.F6, verb.start(), name, at, None, 0)]
     return []
@@ -362,6 +365,7 @@ EXAMPLES = (
             "Ne lancez jamais le sous-agent.",
             "Lance le serveur avant l'agent de build.",
             "N'utilise pas l'agent `shop:critic` ici.",
+            "Si une URL est fournie, utilise WebFetch pour la lire.",
         ),
     ),
     FormExamples(

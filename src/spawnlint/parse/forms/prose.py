@@ -249,15 +249,22 @@ _HYPHENATED_ADJECTIVE = re.compile(
 _COMPARISON = frozenset({"as", "like", "than", "instead", "from", "of", "about", "unlike", "same"})
 
 
+_CODE_CASE = re.compile(r"[a-z]+[A-Z]|[A-Z][a-z]+[A-Z]")
+
+
+def code_like(name: str) -> bool:
+    """A name in camel or Pascal case (`resolveActionResult`, `WebSearch`): code or a tool, never
+    an agent's (agent names are lower case)."""
+    return _CODE_CASE.match(name) is not None
+
+
 def _agent_like(name: str, m: re.Match[str]) -> bool:
     if name.startswith("$"):
         return True  # a variable: the target is not known, the spawn is
     if re.search(r"\.(?:md|json|js|ts|py|sh|ya?ml|toml|txt)$|/", name):
         return False  # a file, not an agent
-    if re.search(r"[a-z]\.[A-Za-z_]", name) or re.match(r"[a-z]+[A-Z]", name):
-        return (
-            False  # `lazyItems.itemKey`, `resolveActionResult` helpers: code (agent names have no capitals)
-        )
+    if re.search(r"[a-z]\.[A-Za-z_]", name) or code_like(name):
+        return False  # `lazyItems.itemKey`, `resolveActionResult`: code (agent names have no capitals)
     if m.re is _PLAIN_REF and _HYPHENATED_ADJECTIVE.search(name):
         return False  # "production-ready agents", "LLM-based agents": a kind of agent, not its name
     if m.re is FROM_REF and not m.group(0).rstrip().lower().endswith("agent"):

@@ -205,6 +205,9 @@ class Language:
     spaced: bool = True  # words stand between spaces (CJK: no word boundaries)
     # "in parallel": agents started in parallel are sub-agents, named or not ("エージェントを並列で起動")
     parallel: tuple[str, ...] = ()
+    # verbs of using (not starting): they spawn an agent the sentence calls one ("utilise l'agent
+    # `x`"), never a plain word after them ("utilise WebFetch": a tool)
+    weak_verbs: tuple[str, ...] = ()
 
 
 LANGUAGES = (
@@ -300,6 +303,7 @@ LANGUAGES = (
         agent_nouns=("agent(en)", "teammitglied(er)"),
         negations=("nicht", "nie", "niemals", "kein*"),
         parallel=("parallel",),
+        weak_verbs=("verwende", "verwenden", "nutze", "nutzen"),
     ),
     Language(
         "es",
@@ -321,6 +325,7 @@ LANGUAGES = (
         agent_nouns=("agente(s)",),
         negations=("no", "nunca", "jamás"),
         parallel=("en paralelo",),
+        weak_verbs=("utiliza", "utilizar"),
     ),
     Language(
         "fr",
@@ -344,6 +349,7 @@ LANGUAGES = (
         agent_nouns=("agent(s)",),
         negations=("ne", "n'", "jamais"),
         parallel=("en parallèle",),
+        weak_verbs=("utilise", "utilisez", "utiliser"),
     ),
     Language(
         "pt",
