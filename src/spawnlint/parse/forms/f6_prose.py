@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from spawnlint.model import Edit, Form, Param, ValueKind
 from spawnlint.parse.forms import languages, removal, vocabulary
 from spawnlint.parse.forms.prose import (
+    BUILTINS,
     COMPOUND_HEAD,
     CORE_NOUN,
     IMPERATIVE_ONLY,
@@ -218,7 +219,8 @@ def _by_the_tool(text: str, verbs: list[_Verb]) -> list[ProseSpawn]:
     m = _BY_A_NAMED_AGENT.search(text)  # "Review each draft using the `writing:reviewer` agent."
     before = text[: m.start()] if m else ""
     if m and not (_ONLY_WHEN.search(before) or NEGATION.search(before.replace("*", ""))):
-        return [ProseSpawn(Form.F6, m.start(), m.group("name"), m.start("name"), None, 0)]
+        group = "name" if m.group("name") else "builtin"
+        return [ProseSpawn(Form.F6, m.start(), m.group(group), m.start(group), None, 0)]
     return []
 
 
@@ -239,8 +241,8 @@ _DEFINITION = re.compile(
 # An agent of the project as the means of an instruction: "Review each draft using the
 # `writing:writing-reviewer` agent"; not "When using the `x` agent, ..." (a condition).
 _BY_A_NAMED_AGENT = re.compile(
-    r"\b(?:using|via|through)\s+the\s+(?:\*\*)?`(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)+|[a-z][\w-]*:[a-z][\w.-]*)`"
-    r"(?:\*\*)?\s+(?:sub-?)?agent\b(?!['’]s)" + COMPOUND_HEAD
+    r"\b(?:using|via|through)\s+the\s+(?:(?:\*\*)?`(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)+|[a-z][\w-]*:[a-z][\w.-]*)`"
+    rf"(?:\*\*)?|(?P<builtin>{BUILTINS}))\s+(?:sub-?)?agent\b(?!['’]s)" + COMPOUND_HEAD
 )
 _ONLY_WHEN = re.compile(r"\b(?i:when|while|if|whether|after|before|by)\s+$")
 
@@ -292,7 +294,7 @@ def _tool_or_description(text: str, low: str, paragraphs: Paragraphs) -> bool:
         return True
     if ("subagent" in low or "sub-agent" in low) and (_BY_SUBAGENTS.search(text) or _SPLIT_INTO.search(text)):
         return True
-    if "` agent" in low.replace("**", "") and _BY_A_NAMED_AGENT.search(text):
+    if any(w in low for w in ("using the", "via the", "through the")) and _BY_A_NAMED_AGENT.search(text):
         return True
     if " it" in low and ("read" in low or "load" in low or "open" in low) and _READ_AND_DISPATCH.search(text):
         return True
@@ -365,6 +367,7 @@ EXAMPLES = FormExamples(
         "Delegate the actual edit to `claude-md-steward`.",
         "If the server is down, fall back to meta-prompting using a subagent.",
         "Check each migration via the `schema-auditor` agent.",
+        "Map the repository in parallel where possible using the Explore subagent.",
         "Split the lint and the type checks into two parallel Explore subagents.",
         "Read `agents/message-checker.md` and call it with the proposed message.",
         "Read the `stage-checker` definition and dispatch it with the stage name.",

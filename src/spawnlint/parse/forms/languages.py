@@ -98,6 +98,11 @@ def _adjacent_ref(clause: str, nouns: list[re.Match[str]]) -> re.Match[str] | No
 
 
 _TOOL_NAMES = frozenset({"Agent", "Task"})
+# After a verb that comes first, the agent it hands to by @-mention ("给"/"à"/"a"/"an": to)
+_MENTION_LEADS = ("给 @", "给@", "给 `@", "à @", "à `@", "a @", "a `@", "al @", "ao @", "an @")
+_TO_A_MENTION = re.compile(
+    r"\s*(?:给 ?|à |a |al |ao |an )`?@(?:agent-)?(?P<name>[a-z][\w.:-]*[a-z0-9])", re.IGNORECASE
+)
 # The tool named in the sentence makes its verb a spawn: "5 つのスキャンを並列起動する（Agent tool call を
 # 5 つ…）", "用 Agent 工具启动".
 # "（Agent ツールは使わない）", "不使用 Agent 工具": the tool refused
@@ -255,6 +260,11 @@ def foreign_spawns(text: str) -> list[ProseSpawn]:
                 and grammar.parallel.search(clause.replace("*", "")) is not None
                 and bool(_nouns(grammar, grammar.agent, clause))
             )
+            handed = None if grammar.language.verb_last else _TO_A_MENTION.match(text, verb.end())
+            if handed:  # "委派给 @code-reviewer", "Délègue à @critic": an agent by its @-mention
+                return [
+                    ProseSpawn(Form.F6, verb.start(), handed.group("name"), handed.start("name"), None, 0)
+                ]
             if not (subagents or ref or by_the_tool or in_parallel):
                 continue
             if ref is None:
@@ -278,7 +288,10 @@ def _has_verb(text: str, low: str, paragraphs: Paragraphs) -> bool:
     return any(verb in low for verb in _VERB_PROBES)
 
 
-TRIGGER = Trigger(vocabulary.probes((*_FOREIGN_NOUNS, "agent")), _has_verb)
+_NOUN_PROBES = vocabulary.probes((*_FOREIGN_NOUNS, "agent"))
+# "@" lets a block with "委派给 @x" through to the verb test; the word test (which decides whether a
+# Python string is read at all) takes the words before the mention, not every decorator's "@"
+TRIGGER = Trigger((*_NOUN_PROBES, "@"), _has_verb, words=(*_NOUN_PROBES, *_MENTION_LEADS))
 
 
 # Another language's F6, one entry per language of vocabulary.LANGUAGES (the shapes of issue 19).
@@ -317,6 +330,7 @@ EXAMPLES = (
             "`code-reviewer` 에이전트를 실행하세요.",
             "서브에이전트를 호출해서 테스트를 돌리세요.",
             "리뷰어 팀메이트를 스폰하고 결과를 모으세요.",
+            "페르소나 프롬프트를 읽고 Agent로 디스패치.",
             "분석 에이전트를 **병렬로** 호출합니다.",
         ),
         invalid=(
@@ -333,9 +347,11 @@ EXAMPLES = (
             "派 `seed-prototype` agent 造一次性原型。",
             "用户要求更干净的视角时，派一个只读 subagent 执行同一份清单。",
             "轻调查派 sub-agent，结论直接写票。",
+            "遇到复杂场景时，委派给 @code-reviewer 处理。",
         ),
         invalid=(
             "不要派 subagent 做这件事。",
+            "不要委派给 @code-reviewer。",
             "这个流派的 agent 很多。",
             "`pro` 在内部会派生 `flash` 级 `subagent` 分担工具调用。",
         ),

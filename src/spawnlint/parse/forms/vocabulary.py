@@ -257,13 +257,14 @@ LANGUAGES = (
     ),
     Language(
         "ko",
-        verbs=("실행", "호출", "시작", "생성", "위임", "사용", "스폰"),
-        subagent_nouns=("서브에이전트", "하위 에이전트", "팀메이트"),
+        verbs=("실행", "호출", "시작", "생성", "위임", "사용", "스폰", "디스패치"),
+        # the tool as the object or the means: "Agent로 디스패치", "Agent 도구를 사용해"
+        subagent_nouns=("서브에이전트", "하위 에이전트", "팀메이트", "Agent 도구", "Agent"),
         agent_nouns=("에이전트", "팀원"),
         # 됩니다/된다/되는: a passive ("함께 사용됩니다": is used with), a description
         negations=("하지 않", "하지 마", "하지마", "금지", "않", "했다면", "됩니다", "된다", "되는"),
         verb_last=True,
-        object_particles=("를", "을", "에게", "한테"),
+        object_particles=("를", "을", "에게", "한테", "로", "으로"),  # 로: by means of ("Agent로")
         near_particles=("의",),
         spaced=False,
         parallel=("병렬", "동시에"),
