@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 
 from spawnlint.model import Form, Sentence
-from spawnlint.parse.forms import f6_prose, f8_team, languages
+from spawnlint.parse.forms import f6_prose, f8_team, languages, vocabulary
 from spawnlint.parse.forms.counter_examples import example_lines
 from spawnlint.parse.forms.prose import ProseSpawn, no_instruction
 from spawnlint.parse.forms.rule_sentence import is_rule_sentence
@@ -141,8 +141,18 @@ _STEP_LABEL = re.compile(
 
 # A heading that names the agent of its step: "#### SubAgent: test-engineer", "### Agent — a + b".
 # Candidates: a spawn where the name is an agent of the project.
+# the agent nouns of every language (vocabulary.py): "SubAgent", "エージェント", "子代理"
+_HEADING_NOUNS = (
+    *vocabulary.CORE_AGENT_NOUNS,
+    *(
+        noun
+        for language in vocabulary.LANGUAGES
+        for noun in (*language.subagent_nouns, *language.agent_nouns)
+        if not noun.startswith(("Agent", "Task"))  # the tool ("Agent ツール") titles no agent
+    ),
+)
 _AGENT_HEADING_BODY = (
-    r"[\s*_]*(?:sub-?agents?|agents?|teammates?|サブエージェント|エージェント|서브에이전트|에이전트|子代理)"
+    rf"[\s*_]*{vocabulary.alternation(_HEADING_NOUNS, plural=True)}"
     r"\s*[:：—–-]\s*(?P<names>`?[a-z][\w:-]*`?(?:\s*(?:\+|,|&|and|/)\s*`?[a-z][\w:-]*`?)*)[\s*_]*$"
 )
 _AGENT_HEADING = re.compile("^" + _AGENT_HEADING_BODY, re.IGNORECASE)
@@ -195,7 +205,7 @@ HEADINGS = Pass(
     (Form.F6,),
     either(
         f6_prose.TRIGGER,
-        Trigger(("agent", "teammate", "エージェント", "에이전트", "子代理"), _agent_heading),
+        Trigger(vocabulary.probes(_HEADING_NOUNS), _agent_heading),
     ),
     _headings,
 )
