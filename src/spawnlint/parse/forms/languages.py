@@ -69,7 +69,8 @@ _ASIDE = re.compile(r"^[（(][^）)\n]{0,60}[）)]")
 def _nouns(grammar: _Grammar, noun: re.Pattern[str], clause: str) -> list[re.Match[str]]:
     """The noun where the clause holds it as the verb's object: before a verb that comes last, the
     noun carries an object particle ("このエージェントは" is the subject: it does the work), or
-    `near_particles` right before the verb ("サブエージェントの起動")."""
+    `near_particles` right before the verb ("サブエージェントの起動"), or `and_particles` before
+    another object ("エージェントとスキルを", not "エージェントと比較して")."""
     language = grammar.language
     if not language.verb_last:
         return list(noun.finditer(clause))
@@ -80,6 +81,10 @@ def _nouns(grammar: _Grammar, noun: re.Pattern[str], clause: str) -> list[re.Mat
             after.startswith(language.near_particles) and len(after) <= 4
         ):
             found.append(m)
+        elif after.startswith(language.and_particles) and any(
+            p in after[1:] for p in language.object_particles[:2]
+        ):
+            found.append(m)  # "`x` エージェントと `y` スキルを使用": one of two objects
     return found
 
 
@@ -307,6 +312,7 @@ EXAMPLES = (
             "Agent ツールを使って、3 人のレビュアーを同じメッセージでスポーンする。",  # the tool as the means
             "調査には Agent tool（subagent_type: `Plan`）を使用する。",  # an aside before the particle
             "大きな差分では Plan エージェントを spawn する。",  # a built-in named plainly
+            "`agent-writer` エージェントと `agent-spec` スキルを使用して定義を書く。",  # two objects
             "定義を Read し、プロンプトを埋め込んで Agent ツールを呼ぶ。",
             "観点ごとのエージェントを**並列で**起動する。",  # agents started in parallel
             "3 つの調査を同じメッセージで並列起動する（Agent tool の呼び出しを 3 つ）。",  # the tool, aside
@@ -319,6 +325,7 @@ EXAMPLES = (
             "サブエージェントの `description` は、エージェントがいつ呼び出されるかを決める。",  # passive
             "この手順では Agent ツールを使用しない。",
             "Planning エージェントを起動する前に設定を読む。",  # not a built-in's name
+            "`agent-writer` エージェントと比較して実行時間を測る。",  # compared with, not used
             "このエージェントは並列で実行される。",  # the agent does the running, described
             "準備はメインで実行する（Agent ツールは使わない）。",  # the tool refused
             "キーワード: `subagent`, `並列実行`, `Task tool`",  # a verb in a code span

@@ -208,6 +208,8 @@ class Language:
     # verbs of using (not starting): they spawn an agent the sentence calls one ("utilise l'agent
     # `x`"), never a plain word after them ("utilise WebFetch": a tool)
     weak_verbs: tuple[str, ...] = ()
+    # "and" between two objects of a verb that comes last ("エージェントとスキルを使用")
+    and_particles: tuple[str, ...] = ()
 
 
 LANGUAGES = (
@@ -254,6 +256,7 @@ LANGUAGES = (
         near_particles=("の",),
         spaced=False,
         parallel=("並列", "同時に"),
+        and_particles=("と",),
     ),
     Language(
         "ko",
@@ -268,6 +271,7 @@ LANGUAGES = (
         near_particles=("의",),
         spaced=False,
         parallel=("병렬", "동시에"),
+        and_particles=("와", "과"),
     ),
     Language(
         "zh",
