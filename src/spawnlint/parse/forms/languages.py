@@ -108,14 +108,20 @@ _MENTION_LEADS = ("给 @", "给@", "给 `@", "à @", "à `@", "a @", "a `@", "al
 _TO_A_MENTION = re.compile(
     r"\s*(?:给 ?|à |a |al |ao |an )`?@(?:agent-)?(?P<name>[a-z][\w.:-]*[a-z0-9])", re.IGNORECASE
 )
-# The tool named in the sentence makes its verb a spawn: "5 つのスキャンを並列起動する（Agent tool call を
-# 5 つ…）", "用 Agent 工具启动".
-# "（Agent ツールは使わない）", "不使用 Agent 工具": the tool refused
-_TOOL_REFUSED = re.compile(
-    r"(?:Agent|Task)`?\s*(?:tool|ツール|도구|工具)[^。、）)]{0,12}?(?:ない|ず|禁止|不要|않|말|금지|不|别|勿)"
-    r"|(?:不|别|勿|禁止)[^。、）)]{0,4}(?:使用|用)\s*`?(?:Agent|Task)"
+# The tool named in the sentence makes its verb a spawn ("5 つのスキャンを並列起動する（Agent tool call を
+# 5 つ…）", "用 Agent 工具启动"), unless the tool is refused ("（Agent ツールは使わない）", "不使用 Agent
+# 工具", "**Task 도구 호출 금지**"): the words for tool and the negations of the languages that borrow it.
+_TOOL_WORD = vocabulary.alternation(
+    ("tool", *(w for language in vocabulary.LANGUAGES for w in language.tool_words))
 )
-_THE_TOOL = re.compile(r"(?<![\w`])`?(?:Agent|Task)`?\s*(?:tool|ツール|도구|工具|Tool|-Tool)")
+_REFUSAL = vocabulary.alternation(
+    n for language in vocabulary.LANGUAGES if not language.spaced for n in language.negations
+)
+_THE_TOOL = re.compile(rf"(?<![\w`])`?(?:Agent|Task)`?\s*-?(?i:{_TOOL_WORD})")
+_TOOL_REFUSED = re.compile(
+    rf"(?:Agent|Task)`?\s*(?i:{_TOOL_WORD})[^。、）)]{{0,12}}?{_REFUSAL}"
+    rf"|{_REFUSAL}[^。、）)]{{0,6}}`?(?:Agent|Task)`?\s*(?i:{_TOOL_WORD})"
+)
 
 
 def _false_friend(language: vocabulary.Language, text: str, verb: re.Match[str]) -> bool:

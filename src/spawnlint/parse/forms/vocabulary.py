@@ -210,6 +210,8 @@ class Language:
     weak_verbs: tuple[str, ...] = ()
     # "and" between two objects of a verb that comes last ("エージェントとスキルを使用")
     and_particles: tuple[str, ...] = ()
+    # the word for "tool" after a tool's name ("Agent ツール"): the tool named makes a verb a spawn
+    tool_words: tuple[str, ...] = ()
 
 
 LANGUAGES = (
@@ -241,6 +243,7 @@ LANGUAGES = (
         agent_nouns=("エージェント",),
         negations=(
             "しない",
+            "ない",  # "使わない"
             "せず",
             "しません",
             "させない",
@@ -257,6 +260,7 @@ LANGUAGES = (
         spaced=False,
         parallel=("並列", "同時に"),
         and_particles=("と",),
+        tool_words=("ツール",),
     ),
     Language(
         "ko",
@@ -272,6 +276,7 @@ LANGUAGES = (
         spaced=False,
         parallel=("병렬", "동시에"),
         and_particles=("와", "과"),
+        tool_words=("도구",),
     ),
     Language(
         "zh",
@@ -282,6 +287,7 @@ LANGUAGES = (
         spaced=False,
         false_friends=("派生", "流派", "党派", "派对", "气派"),
         parallel=("并行", "并发", "同时"),
+        tool_words=("工具",),
     ),
     Language(
         "de",
