@@ -544,7 +544,7 @@ def test_section_scope_fix_spans_the_files_of_a_skill(project: Make) -> None:
         {
             "pyproject.toml": '[tool.spawnlint.no-name-rule]\nscope = "section"\n',
             "agents/critic.md": CRITIC,
-            "skills/s/SKILL.md": "---\nname: s\ndescription: d\n---\n# S\n\nAgent(subagent_type: critic)\n",
+            "skills/s/SKILL.md": "---\nname: s\ndescription: d\n---\n# S\n\nAgent(subagent_type: critic)\n\nThen follow `template.md`.\n",
             "skills/s/template.md": "# T\n\nAgent(subagent_type: critic)\n",
         }
     )
@@ -552,7 +552,7 @@ def test_section_scope_fix_spans_the_files_of_a_skill(project: Make) -> None:
     assert (
         (root / "skills/s/SKILL.md")
         .read_text("utf-8")
-        .endswith(f"# S\n\n{SKILL_RULE}\n\nAgent(subagent_type: critic)\n")
+        .endswith(f"# S\n\n{SKILL_RULE}\n\nAgent(subagent_type: critic)\n\nThen follow `template.md`.\n")
     )
     assert (root / "skills/s/template.md").read_text("utf-8") == (
         f"# T\n\n{SKILL_RULE}\n\nAgent(subagent_type: critic)\n"
@@ -565,7 +565,7 @@ def test_unit_scope_sentence_goes_to_a_file_it_may_edit(project: Make) -> None:
     root = project(
         {
             "agents/critic.md": CRITIC,
-            "skills/s/SKILL.md": "---\nname: s\ndescription: [d\nAgent(subagent_type: critic)\n",
+            "skills/s/SKILL.md": "---\nname: s\ndescription: [d\nAgent(subagent_type: critic)\nThen follow template.md.\n",
             "skills/s/template.md": "# T\n\nAgent(subagent_type: critic)\n",
         }
     )

@@ -258,6 +258,9 @@ class ParsedFile:
     # prose that spawns if what it names is an agent of the project (parse/forms: `candidate`);
     # build_project keeps those whose target resolves
     candidates: tuple[SpawnSite, ...] = ()
+    # a skill folder's file: the names of the files and folders it refers to (`implementer-prompt.md`,
+    # `references/`), lower case: a skill loads the files SKILL.md leads to, not every file beside it
+    file_refs: tuple[str, ...] = ()
 
     @property
     def editable(self) -> bool:

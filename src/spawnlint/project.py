@@ -424,7 +424,31 @@ def _unit_ids(discovery: Discovery, parsed: Mapping[str, ParsedFile], settings: 
         if source.kind is FileKind.AGENT and (source.path not in parsed or not parsed[source.path].agents):
             continue
         out[source.path] = source.unit
+    for unit in {out[f.path] for f in discovery.files if f.kind is FileKind.SKILL and f.path in out}:
+        members = [path for path, u in out.items() if u == unit]
+        for path in set(members) - _loaded(unit, members, parsed):
+            del out[path]
     return out
+
+
+def _loaded(folder: str, members: list[str], parsed: Mapping[str, ParsedFile]) -> set[str]:
+    """The files of a skill folder the skill loads: SKILL.md, and each file that a loaded file
+    names (`./implementer-prompt.md`) or whose folder it names (`references/`). A template beside
+    SKILL.md that nothing names is never read (a fork that dropped a step keeps its file)."""
+    main = posixpath.join(folder, "SKILL.md")
+    if main not in parsed:
+        return set(members)  # nothing to follow: every file counts
+    loaded, todo = {main}, [main]
+    rest = {path: path[len(folder) + 1 :].lower().split("/") for path in members if path != main}
+    while todo:
+        current = parsed.get(todo.pop())
+        refs = set(current.file_refs) if current else set()
+        for path, parts in list(rest.items()):
+            if parts[-1] in refs or any(part in refs for part in parts[:-1]):
+                loaded.add(path)
+                todo.append(path)
+                del rest[path]
+    return loaded
 
 
 def _units(

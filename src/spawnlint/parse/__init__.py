@@ -121,7 +121,20 @@ def parse_text(path: str, text: str, kind: FileKind, all_sentences: bool = True)
         teammate_lines=members,
         subagent_lines=standalone,
         idle_claims=idle_claims(lines, body_start) if kind in _BODIES_THAT_INSTRUCT else (),
+        file_refs=file_refs(text) if kind is FileKind.SKILL else (),
     )
+
+
+# `./implementer-prompt.md`, `references/phases.md`, "the files in `templates/`": a name with its
+# suffix, and a folder's name before a slash
+_FILE_REF = re.compile(r"([\w.-]+\.md)\b|([\w.-]+)/", re.IGNORECASE)
+
+
+def file_refs(text: str) -> tuple[str, ...]:
+    """The names of the files and folders a skill's file refers to, lower case."""
+    if ".md" not in text and "/" not in text:
+        return ()
+    return tuple(sorted({(m.group(1) or m.group(2)).lower() for m in _FILE_REF.finditer(text)}))
 
 
 # SL105 reads the bodies that instruct a model: commands, skill files and agents
