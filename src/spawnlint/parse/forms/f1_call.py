@@ -8,6 +8,7 @@ import re
 
 from spawnlint.model import Form, ValueKind
 from spawnlint.parse.forms import removal, syntax
+from spawnlint.parse.forms.prose import code_like
 from spawnlint.parse.forms.spec import Claims, Doc, FormSpec, Found, Pass
 from spawnlint.parse.forms.syntax import PARAM_KEYS, Match, RawParam, is_spawn_params, split_params
 from spawnlint.parse.forms.trigger import Paragraphs, Trigger
@@ -71,6 +72,47 @@ def _positional_spawn(text: str, inner_start: int, inner: str, close: int) -> Ra
     return RawParam("subagent_type", m.group(1), ValueKind.LITERAL, offset, offset)
 
 
+# `Task(debugger):` above its prompt's lines, `Task(decompiler) → result`, `` `Task("shop:critic")` ``:
+# an agent's id alone, with no prompt after it. A candidate (the id must be an agent of the
+# project), and never in a list of tools or permissions (`tools: Read, Agent(worker)`,
+# `"Task(test-runner)"` in a settings file), where the same words restrict what may be spawned.
+_BARE_ID = re.compile(r"\s*([\"']?)([A-Za-z][\w.-]*(?::{1,2}[\w.-]+)*)\1\s*$")
+_TOOL_LIST = re.compile(
+    r"\btools?\s*[:=]|-tools\b|\bpermissions?\b|\ballow|\bdeny\b|[,\[\"'(]\s*$", re.IGNORECASE
+)
+# a statement of its own: first on its line (after a list marker, a step number, a heading's
+# hashes, a `[RED]` tag, a bold label), or after an arrow or a colon: not a word of a sentence
+_STANDS_ALONE = re.compile(
+    r"\s*(?:[-*+>]\s+|\d+(?:\.\d+)*[.)]?\s+|#{1,6}\s+)?(?:\[[^\]\n]*\]\s*)?[`*]*"
+    r"|[^\n]*(?:→|->|=>|:)\s*[`*]*"
+)
+_LIST_GOES_ON = re.compile(r"\s*[,\]\"']")
+
+
+def bare_calls(text: str, taken: list[Match]) -> list[Match]:
+    """`Task(debugger)`: calls whose only argument is an agent's id, outside the spawns found."""
+    found: list[Match] = []
+    for m in _CALL.finditer(text):
+        if any(t.start <= m.start() < t.end for t in taken):
+            continue
+        open_at = m.end() - 1
+        close = text.find(")", open_at)
+        bare = _BARE_ID.match(text, open_at + 1, close) if close > 0 else None
+        if bare is None or code_like(bare.group(2)) or bare.group(2) in ("Agent", "Task"):
+            continue
+        before = text[text.rfind("\n", 0, m.start()) + 1 : m.start()]
+        if (
+            not _STANDS_ALONE.fullmatch(before)
+            or _TOOL_LIST.search(before)
+            or _LIST_GOES_ON.match(text, close + 1)
+        ):
+            continue
+        offset = bare.start(2)
+        param = RawParam("subagent_type", bare.group(2), ValueKind.LITERAL, offset, offset)
+        found.append(Match(m.start(), close + 1, m.group(1), (param,)))
+    return found
+
+
 def _has_callee(text: str, low: str, paragraphs: Paragraphs) -> bool:
     return _CALLEE_ANYWHERE.search(text) is not None
 
@@ -91,6 +133,10 @@ def _calls(doc: Doc, claims: Claims) -> Found:
             last, _ = index.position(m.end - 1)
             lines.update(range(first, last + 1))
             sites.append(RawSite(Form.F1, first, column, m.tool, syntax.params_at(m.params, index), block))
+        for m in bare_calls(text, matches):
+            first, column = index.position(m.start)
+            params = syntax.params_at(m.params, index)
+            sites.append(RawSite(Form.F1, first, column, m.tool, params, block, candidate=True))
         if matches:
             spans[block.start] = tuple((m.start, m.end) for m in matches)
     return Found(tuple(sites), frozenset(lines), spans)
@@ -108,7 +154,11 @@ EXAMPLES = FormExamples(
         'Task(subagent_type="general-purpose", description="Research", prompt="Find the bug")',
         'Task(name="auditor", ...)',
     ),
-    invalid=('new Agent({name: "x", instructions: "y"})', "The Agent (see below) decides."),
+    invalid=(
+        'new Agent({name: "x", instructions: "y"})',
+        "The Agent (see below) decides.",
+        "This command pre-approves `Agent(critic)` and `Task(Explore)` so other commands need no prompt.",
+    ),
 )
 
 SPEC = FormSpec(Form.F1, TRIGGER, removal.written, (EXAMPLES,))

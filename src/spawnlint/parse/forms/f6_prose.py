@@ -42,6 +42,11 @@ _GENERIC = re.compile(
     rf"\s+(?:(?!(?:and|or|nor)\s)[\w*`-]+\s+){{0,3}}?{CORE_NOUN}\b" + COMPOUND_HEAD,
     re.IGNORECASE,
 )
+# "Dispatch an independent reviewer or subagent": a sub-agent as the other choice
+_OR_A_SUBAGENT = re.compile(
+    r"^\s*(?:a|an|one)\s+(?:[\w-]+\s+){1,3}?(?:or|and/or)\s+(?:a\s+|an\s+)?sub-?agents?\b" + COMPOUND_HEAD,
+    re.IGNORECASE,
+)
 _AS_SUBAGENTS = re.compile(
     r"\bas\s+(?:an?\s+)?(?:[\w-]+\s+){0,3}?"
     + vocabulary.alternation(vocabulary.SPAWNED_NOUNS, plural=True)
@@ -109,7 +114,7 @@ def sentence_spawns(text: str) -> list[ProseSpawn]:
         if word in STRONG_VERBS and _AS_SUBAGENTS.search(clause):
             return [ProseSpawn(Form.F6, verb.start, None, 0, None, 0)]  # "dispatch them as sub-agents"
         # a feature list names its agent: "- Delegates execution to a specific agent"
-        generic = None if verb.listed else _GENERIC.search(clause)
+        generic = None if verb.listed else (_GENERIC.search(clause) or _OR_A_SUBAGENT.search(clause))
         if generic and not governed(
             clause[: generic.start()] + " ".join(clause[generic.start() : generic.end()].split()[:-1])
         ):
@@ -377,6 +382,7 @@ EXAMPLES = FormExamples(
         "Parallelize this step with individual sub-agents.",
         "Spawn one `Task` subagent to read the skill cold.",
         "Start all of them in one message; their settings are in `references/crew.md`.",
+        "Dispatch an independent reviewer or subagent only when the user explicitly requests one.",
     ),
     invalid=(
         "Do not spawn the **security-auditor** agent.",
@@ -434,6 +440,8 @@ EXAMPLES = FormExamples(
         "This skill hands off **judgment** the agent cannot make to the user.",
         "- Delegates to plugin agent",
         "Delegate the commit to `git-commit` skill.",
+        "A toolkit where a model can use tools and context, hand off to other agents, and stream results.",
+        "The skill doesn't need to delegate to agents; it is the expert.",
     ),
 )
 
@@ -456,6 +464,13 @@ _NAME = r"(?P<name>`[^`\s]{2,60}`|\*\*[^*\n]{2,60}\*\*|@?[A-Za-z][\w.:-]*(?:\s+[
 _AFTER_STRONG = re.compile(
     r"^\s+(?:to\s+)?(?:(?:(?:the|our|your)\s+)(?P<plain>[a-z][a-z0-9]*)\b|(?:(?:the|our|your)\s+)?"
     r"(?P<marked>`@?[^`\s]{2,60}`|\*\*[^*\n]{2,60}\*\*|@?[a-z][\w.]*(?:[-:][\w.]+)+))" + NOT_AN_AGENT_AFTER
+)
+# After a verb of using or calling, only a name set apart (`` Use `ask-counterpart-review` only
+# when ... ``): a plain word after "use" is anything ("use caution").
+_NAMING_VERBS = frozenset({"use", "using", "uses", "call", "consult", "engage", "activate"})
+_MARKED_AFTER = re.compile(
+    r"^\s+(?:(?:the|our|your)\s+)?(?P<marked>`@?[a-z][a-z0-9.:-]{2,60}`|\*\*[a-z][a-z0-9.:-]{2,60}\*\*)"
+    + NOT_AN_AGENT_AFTER
 )
 _BEFORE_NOUN = re.compile(
     rf"^\s+(?:(?:to|with|on)\s+)?(?:(?:the|our|your|a|an)\s+)?{_NAME}\s+(?:sub-?)?(?:agent|teammate)\b(?![-\w])",
@@ -527,7 +542,12 @@ def mentions(text: str) -> list[ProseSpawn]:
         if verb.word in IMPERATIVE_ONLY and text[: verb.start].strip(" *-#>0123456789.)"):
             continue
         rest = text[verb.end : verb.end + 160]
-        patterns = (_AFTER_STRONG, _BEFORE_NOUN) if verb.word in STRONG_VERBS else (_BEFORE_NOUN,)
+        if verb.word in STRONG_VERBS:
+            patterns: tuple[re.Pattern[str], ...] = (_AFTER_STRONG, _BEFORE_NOUN)
+        elif verb.word in _NAMING_VERBS:
+            patterns = (_MARKED_AFTER, _BEFORE_NOUN)
+        else:
+            patterns = (_BEFORE_NOUN,)
         m = next((hit for p in patterns if (hit := p.match(rest))), None)
         if m is None:
             continue
@@ -553,9 +573,21 @@ def _strong_then_word(text: str, low: str, paragraphs: Paragraphs) -> bool:
 _STRONG_WORDS = vocabulary.alternation((*vocabulary.STRONG_VERBS, *vocabulary.PHRASAL_VERBS))
 # a strong verb (any form) and what `mentions` reads after it, with the pattern it reads it with
 _STRONG_THEN_WORD = re.compile(rf"(?i:(?<![\w`/:-]){_STRONG_WORDS}(?:e?s)?)" + _AFTER_STRONG.pattern[1:])
-# Either a strong verb and a word, or (VERB_TRIGGER) a verb before an agent noun.
+_NAMING_THEN_MARKED = re.compile(
+    r"(?<![\w`/:-])(?i:use|using|uses|call|consult|engage|activate)\s+(?:(?:the|our|your)\s+)?"
+    r"(?:`@?[a-z][a-z0-9.:-]*`|\*\*[a-z][a-z0-9.:-]*\*\*)"
+)
+
+
+def _naming_then_marked(text: str, low: str, paragraphs: Paragraphs) -> bool:
+    return _NAMING_THEN_MARKED.search(text) is not None
+
+
+# Either a strong verb and a word, a verb of using and a name set apart, or (VERB_TRIGGER) a verb
+# before an agent noun.
 MENTION_TRIGGER = either(
     Trigger((*vocabulary.STRONG_VERBS, *vocabulary.PHRASAL_VERBS), _strong_then_word),
+    Trigger(tuple(sorted(_NAMING_VERBS)), _naming_then_marked),
     VERB_TRIGGER,
     languages.MENTION_TRIGGER,
 )

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from spawnlint.model import Form
 from spawnlint.parse.forms import vocabulary
 from spawnlint.parse.forms.prose import BUILTINS, ProseSpawn, code_like
-from spawnlint.parse.forms.trigger import Paragraphs, Trigger
+from spawnlint.parse.forms.trigger import Paragraphs, Trigger, either
 from spawnlint.parse.text import FormExamples
 
 # The English nouns count too: "派 `x` agent", "派 sub-agent".
@@ -149,13 +149,27 @@ def _in_aside(before: str) -> bool:
     return opened > max(before.rfind("）"), before.rfind(")"))
 
 
+# An English word borrowed by a CJK sentence stands last, before a CJK word or nothing ("`x` を
+# **並列 dispatch**", "spawn する"); a letter or digit after it is English going on ("a spawn into").
+_ENGLISH_GOES_ON = re.compile(r"[ \t*_]*[A-Za-z0-9]")
+_MARKUP = re.compile(r"[ \t*_]*")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
 def _foreign_clause(grammar: _Grammar, text: str, verb: re.Match[str]) -> tuple[int, str, bool]:
     """Where the verb's object stands (before a verb that comes last, after one that comes
     first), that text, and whether the verb is no instruction (negated, a passive, a false
     friend, or an English word borrowed by a CJK language standing in English: "a spawn into",
     not "spawn する")."""
-    if not grammar.language.spaced and verb.group(0).isascii() and text[verb.end() :].lstrip()[:1].isascii():
-        return verb.end(), "", True
+    if (
+        not grammar.language.spaced
+        and verb.group(0).isascii()
+        and (
+            _ENGLISH_GOES_ON.match(text, verb.end())
+            or not _CJK.search(text, max(0, verb.start() - _FOREIGN_WINDOW), verb.start())
+        )
+    ):
+        return verb.end(), "", True  # English: "For Task tool dispatch."
     if text.count("`", 0, verb.start()) % 2:
         return verb.end(), "", True  # in a code span: a keyword ("`병렬 실행`"), not a verb
     if grammar.language.verb_last:
@@ -167,7 +181,8 @@ def _foreign_clause(grammar: _Grammar, text: str, verb: re.Match[str]) -> tuple[
         ]
         clause_start = ends[-1] if ends else start
         clause = text[clause_start : verb.start()]
-        negated = grammar.negation.match(text, verb.end()) is not None
+        markup = _MARKUP.match(text, verb.end())
+        negated = grammar.negation.match(text, markup.end() if markup else verb.end()) is not None
     else:
         clause_start = verb.end()
         end = _CLAUSE_END.search(text, verb.end(), verb.end() + _FOREIGN_WINDOW)
@@ -209,9 +224,53 @@ _FOREIGN_NAME = r"(?P<name>`[^`\s]{2,60}`|\*\*[^*\n]{2,60}\*\*|[A-Za-z][\w:-]*(?
 _AFTER_VERB = re.compile(rf"\s+(?i:{_ARTICLE}){_FOREIGN_NAME}")
 
 
+# An agent named plainly as the object of a verb that comes last, to be confirmed against the
+# project's agents: "`paper-deep-reader` を上位 3 本に**並列 dispatch**", "tdd-dev:test-reviewer 호출".
+_OBJECT_REF = re.compile(
+    r"(?P<mark>`|\*\*)@?(?P<name>[A-Za-z][\w.-]*(?::{1,2}[A-Za-z][\w.-]*)*)(?P=mark)"
+    r"|(?<![\w`*@:/.-])@?(?P<plain>[A-Za-z][\w-]*(?::[A-Za-z][\w-]*)?)(?![\w`*:/.-])"
+)
+_BESIDE_THE_VERB = re.compile(r"[\s*_]*$")
+
+
+def _objects(grammar: _Grammar, clause: str) -> list[tuple[str, int]]:
+    """The agents a clause before a verb that comes last holds as its objects: each marked by an
+    object particle (or joined by "and" to one), or standing right before the verb."""
+    language = grammar.language
+    found = []
+    for ref in _OBJECT_REF.finditer(clause):
+        group = "name" if ref.group("name") else "plain"
+        name = ref.group(group)
+        if len(name) < 3 or name in _TOOL_NAMES or code_like(name):
+            continue
+        after = _ASIDE.sub("", clause[ref.end() :].lstrip(), count=1).lstrip()
+        if (
+            after.startswith(language.object_particles)
+            or (
+                after.startswith(language.and_particles)
+                and any(p in after[1:] for p in language.object_particles)
+            )
+            or _BESIDE_THE_VERB.match(after)
+        ):
+            found.append((name, ref.start(group)))
+    return found
+
+
 def foreign_mentions(text: str) -> list[ProseSpawn]:
     for grammar in _GRAMMARS:
-        if grammar.language.verb_last or not grammar.language.spaced:
+        if grammar.language.verb_last:
+            for verb in grammar.verb.finditer(text):
+                clause_start, clause, negated = _foreign_clause(grammar, text, verb)
+                if negated:
+                    continue
+                objects = _objects(grammar, clause)
+                if objects:
+                    return [
+                        ProseSpawn(Form.F6, verb.start(), n, clause_start + at, None, 0)
+                        for n, at in objects[:3]
+                    ]
+            continue
+        if not grammar.language.spaced:
             continue
         for verb in grammar.verb.finditer(text):
             if (
@@ -239,16 +298,33 @@ def _verb_then_word(text: str, low: str, paragraphs: Paragraphs) -> bool:
     )
 
 
-MENTION_TRIGGER = Trigger(
-    tuple(
-        dict.fromkeys(
-            p
-            for language in vocabulary.LANGUAGES
-            if language.spaced and not language.verb_last
-            for p in vocabulary.probes(language.verbs)
-        )
+def _verb_last(text: str, low: str, paragraphs: Paragraphs) -> bool:
+    return any(g.verb.search(text) is not None for g in _GRAMMARS if g.language.verb_last)
+
+
+MENTION_TRIGGER = either(
+    Trigger(
+        tuple(
+            dict.fromkeys(
+                p
+                for language in vocabulary.LANGUAGES
+                if language.spaced and not language.verb_last
+                for p in vocabulary.probes(language.verbs)
+            )
+        ),
+        _verb_then_word,
     ),
-    _verb_then_word,
+    Trigger(
+        tuple(
+            dict.fromkeys(
+                p
+                for language in vocabulary.LANGUAGES
+                if language.verb_last
+                for p in vocabulary.probes(language.verbs)
+            )
+        ),
+        _verb_last,
+    ),
 )
 
 
@@ -322,6 +398,7 @@ EXAMPLES = (
             "定義を Read し、プロンプトを埋め込んで Agent ツールを呼ぶ。",
             "観点ごとのエージェントを**並列で**起動する。",  # agents started in parallel
             "3 つの調査を同じメッセージで並列起動する（Agent tool の呼び出しを 3 つ）。",  # the tool, aside
+            "観点ごとの分析エージェントを **並列 dispatch** する。",  # an English verb borrowed, last
         ),
         invalid=(
             "サブエージェントを起動しない。",
@@ -335,6 +412,9 @@ EXAMPLES = (
             "このエージェントは並列で実行される。",  # the agent does the running, described
             "準備はメインで実行する（Agent ツールは使わない）。",  # the tool refused
             "キーワード: `subagent`, `並列実行`, `Task tool`",  # a verb in a code span
+            "Claude Code ではエージェントは Task tool の subagent として利用可能です。",  # can be used
+            "単一プロジェクト内の run 比較は `stats` agent が担当する。",  # "run" a noun before Japanese
+            "For Task tool dispatch. Valid values:",  # an English sentence: no verb borrowed
         ),
     ),
     FormExamples(
@@ -345,6 +425,7 @@ EXAMPLES = (
             "리뷰어 팀메이트를 스폰하고 결과를 모으세요.",
             "페르소나 프롬프트를 읽고 Agent로 디스패치.",
             "분석 에이전트를 **병렬로** 호출합니다.",
+            "리뷰 서브에이전트를 **병렬 dispatch** 하세요.",
         ),
         invalid=(
             "서브에이전트를 호출하지 마세요.",
@@ -352,6 +433,7 @@ EXAMPLES = (
             "**Task 도구 호출 금지**: 이 커맨드는 직접 실행합니다.",
             "에이전트 설정을 확인하세요.",
             "서브에이전트를 사용했다면 더 빨랐을 것이다.",
+            "서브에이전트 사용 가능 여부를 확인하세요.",  # whether sub-agents can be used
         ),
     ),
     FormExamples(

@@ -158,6 +158,9 @@ def is_instruction(text: str, verb: re.Match[str]) -> bool:
     """The word is used as a verb that is not negated: not "a named spawn", not "do not spawn";
     nor what a slash command does ("run `/x:diagnose` to launch the diagnostician agent")."""
     before = text[max(0, verb.start() - _CLAUSE_WINDOW) : verb.start()]
+    if _CJK_AFTER.match(text, verb.end()):
+        return False  # an English word in a CJK sentence: a noun ("run 比較は"), or a verb that other
+        # languages read ("invoke しない", "spawn する")
     if _QUOTE_OPENS.search(before) and _QUOTE_CLOSES.match(text, verb.end()):
         return False  # a quoted label ("Delegate to subagent" as an option, a todo item)
     return not (
@@ -170,6 +173,7 @@ def is_instruction(text: str, verb: re.Match[str]) -> bool:
 
 
 _ASIDE = re.compile(r"\([^()\n]*\)")
+_CJK_AFTER = re.compile(r"[ \t*_]*[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
 def _outside_asides(before: str) -> str:
@@ -186,10 +190,12 @@ _QUOTE_CLOSES = re.compile(r"[^\"”\n.!?]{0,80}[\"”]")
 _THIRD_PARTY = re.compile(
     r"\b(?:users?|the\s+user|claude(?:\s+code)?|developers?|authors?|people|humans?|someone|anyone"
     r"|(?:a|any|the)\s+(?:person|human|maintainer|reviewer|teammate)"
-    r"|commands|skills|hooks|plugins|they)\s+"  # "Six arkhe commands dispatch subagents on ..."
+    # "Six arkhe commands dispatch subagents on ...", "a model can ... hand off to other agents"
+    r"|commands|skills|hooks|plugins|they|models?|(?:a|an|the)\s+model|llms?)\s+"
     r"(?:(?:can|may|might|could|will|would|also|automatically|then|must|should)\s+){0,2}"
     r"(?:[a-z]+\s+(?:and|or)\s+)?"  # "Users discover and invoke agents"
-    r"(?:[a-z]+\b[^.;:]{0,40}\bto\s+)?$",
+    r"(?:[a-z]+\b[^.;:]{0,40}\bto\s+"
+    r"|[a-z]+\b[^.;:]{0,50},\s+(?:(?:then|and|or)\s+)?)?$",  # "can use tools and context, hand off"
     re.IGNORECASE,
 )
 # "suggest running `/cloudflare:diagnose` to launch ...": the command does the launching

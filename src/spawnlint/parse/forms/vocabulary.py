@@ -72,6 +72,10 @@ NEGATIONS = (
     "never",
     "do not",
     "don't",
+    "does not",
+    "doesn't",
+    "will not",
+    "won't",
     "must not",
     "mustn't",
     "should not",
@@ -229,7 +233,13 @@ LANGUAGES = (
             "委譲",
             "派遣",
             "スポーン",
+            "ディスパッチ",
+            # English verbs borrowed, standing last ("`x` を **並列 dispatch**", "spawn する")
             "spawn",
+            "dispatch",
+            "launch",
+            "invoke",
+            "delegate",
         ),
         # the tool itself as the object or the means: "並列で Agent を起動", "Agent ツールを使い…"
         subagent_nouns=(
@@ -253,6 +263,7 @@ LANGUAGES = (
             "され",
             "禁止",
             "不要",
+            "可能",  # "Task tool の subagent として利用可能です": can be used, a description
         ),
         verb_last=True,
         object_particles=("を", "に", "で"),  # で: by means of ("サブエージェントで実行")
@@ -264,12 +275,26 @@ LANGUAGES = (
     ),
     Language(
         "ko",
-        verbs=("실행", "호출", "시작", "생성", "위임", "사용", "스폰", "디스패치"),
+        verbs=(
+            "실행",
+            "호출",
+            "시작",
+            "생성",
+            "위임",
+            "사용",
+            "스폰",
+            "디스패치",
+            "spawn",
+            "dispatch",
+            "launch",
+            "invoke",
+        ),
         # the tool as the object or the means: "Agent로 디스패치", "Agent 도구를 사용해"
         subagent_nouns=("서브에이전트", "하위 에이전트", "팀메이트", "Agent 도구", "Agent"),
         agent_nouns=("에이전트", "팀원"),
         # 됩니다/된다/되는: a passive ("함께 사용됩니다": is used with), a description
-        negations=("하지 않", "하지 마", "하지마", "금지", "않", "했다면", "됩니다", "된다", "되는"),
+        # 가능: "사용 가능" (can be used), a description
+        negations=("하지 않", "하지 마", "하지마", "금지", "않", "했다면", "됩니다", "된다", "되는", "가능"),
         verb_last=True,
         object_particles=("를", "을", "에게", "한테", "로", "으로"),  # 로: by means of ("Agent로")
         near_particles=("의",),
