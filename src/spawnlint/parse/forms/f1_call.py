@@ -76,7 +76,8 @@ def _positional_spawn(text: str, inner_start: int, inner: str, close: int) -> Ra
 # an agent's id alone, with no prompt after it. A candidate (the id must be an agent of the
 # project), and never in a list of tools or permissions (`tools: Read, Agent(worker)`,
 # `"Task(test-runner)"` in a settings file), where the same words restrict what may be spawned.
-_BARE_ID = re.compile(r"\s*([\"']?)([A-Za-z][\w.-]*(?::{1,2}[\w.-]+)*)\1\s*$")
+# (`Task(scenario-reviewer, opus, parallel):`: the model and the manner may follow, bare words)
+_BARE_ID = re.compile(r"\s*([\"']?)([A-Za-z][\w.-]*(?::{1,2}[\w.-]+)*)\1(?:\s*,\s*[a-z][\w.-]*){0,3}\s*$")
 _TOOL_LIST = re.compile(
     r"\btools?\s*[:=]|-tools\b|\bpermissions?\b|\ballow|\bdeny\b|[,\[\"'(]\s*$", re.IGNORECASE
 )

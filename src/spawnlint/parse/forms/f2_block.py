@@ -72,7 +72,7 @@ def _in_block(structure: Structure, block: Block, claimed: set[int]) -> list[Raw
                 sites.append(site)
                 i = end
                 continue
-        if _SUBAGENT_KV.match(lines[i]):
+        if _SUBAGENT_KV.match(lines[i]) and not _a_parameter_of_another(lines, i):
             start, end = _kv_run(lines, i, block.start, limit, claimed)
             site = _block_site(structure, block, start, start, end, None, claimed)
             if site:
@@ -81,6 +81,22 @@ def _in_block(structure: Structure, block: Block, claimed: set[int]) -> list[Raw
                 continue
         i += 1
     return sites
+
+
+# `skill: commit-msg-generator` / `params:` / `subagent_type: "from_context"`: a value handed to
+# something else (a skill's parameters), not a spawn's
+_OTHER_PARAMS = re.compile(
+    r"^\s*(?:[-*+]\s+)?(?:params|parameters|args|arguments|inputs|with|options|metadata)\s*:\s*$"
+)
+
+
+def _a_parameter_of_another(lines: list[str], at: int) -> bool:
+    indent = len(lines[at]) - len(lines[at].lstrip())
+    for j in range(at - 1, max(-1, at - 40), -1):
+        line = lines[j]
+        if line.strip() and len(line) - len(line.lstrip()) < indent:
+            return _OTHER_PARAMS.match(line) is not None
+    return False
 
 
 def _indented_run(lines: list[str], start: int, stop: int, header_indent: int) -> int:
@@ -187,7 +203,11 @@ BLOCKS = Pass("blocks", (Form.F2,), TRIGGER, _blocks)
 EXAMPLES = FormExamples(
     Form.F2,
     valid=('Task:\n  subagent_type: "shop:critic"\n  name: "critic-1"\n  prompt: Review the plan.\n',),
-    invalid=("Task:\n  Read the file and summarise it.\n",),
+    invalid=(
+        "Task:\n  Read the file and summarise it.\n",
+        # a value handed to a skill, under its `params:`
+        'C.1 - Git commit:\n  skill: commit-msg-generator\n  params:\n    subagent_type: "from_context"\n',
+    ),
 )
 
 SPEC = FormSpec(Form.F2, TRIGGER, removal.written, (EXAMPLES,))

@@ -150,7 +150,10 @@ class _Verb:
 # **security-auditor** agent", "This skill dispatches one of two specialist agents".
 _DESCRIBING = re.compile(
     r"(?:^[\s>*_#-]*(?:\d+[.)]\s*)?(?:\*\*)?|\bthis\s+(?:skill|command|workflow|plugin)\s+"
-    r"(?:(?:will|then|also|first)\s+)?)"
+    r"(?:(?:will|then|also|first)\s+)?"
+    r"|^[\s>*_#-]*(?:\d+[.)]\s*)?\*\*[^*\n]{1,60}\*\*\s*[-—–:]\s*"  # "**Compares specs** - Delegates to ..."
+    r"|^[\s>*_#-]*(?:\d+[.)]\s*)?(?:\*\*[^*\n]{1,60}\*\*\s*[-—–:]\s*)?"
+    r"[A-Z][a-z]+s\b[^.;:\n]{0,60},\s+(?:and\s+|then\s+)?)"  # "Parses it, delegates to"
     r"(?P<verb>spawns|launches|dispatches|delegates|invokes|activates|kicks\s+off|fans\s+out|hands\s+off)\b",
     re.IGNORECASE,
 )
@@ -530,6 +533,9 @@ _NOT_A_NAME = frozenset(
 )
 
 
+_ASIDE_AFTER = re.compile(r"\s*\([^()]*\)$")
+
+
 def mentions(text: str) -> list[ProseSpawn]:
     """The agents a sentence may spawn by name, to be confirmed against the project's agents."""
     found: list[ProseSpawn] = []
@@ -554,7 +560,7 @@ def mentions(text: str) -> list[ProseSpawn]:
         raw = next(g for g in (m.groupdict().get(k) for k in ("name", "plain", "marked")) if g).rstrip(
             ".,;:!?"
         )
-        name = raw.strip("`*@")
+        name = _ASIDE_AFTER.sub("", raw.strip("`*@"))  # "**feature-planner (Mode B)**"
         if not name or name.lower() in _NOT_A_NAME or code_like(name):
             continue  # "Launch WebSearch": a tool
         group = next(k for k in ("name", "plain", "marked") if m.groupdict().get(k))
@@ -585,8 +591,13 @@ def _naming_then_marked(text: str, low: str, paragraphs: Paragraphs) -> bool:
 
 # Either a strong verb and a word, a verb of using and a name set apart, or (VERB_TRIGGER) a verb
 # before an agent noun.
+def _describes(text: str, low: str, paragraphs: Paragraphs) -> bool:
+    return _DESCRIBING.search(text) is not None
+
+
 MENTION_TRIGGER = either(
     Trigger((*vocabulary.STRONG_VERBS, *vocabulary.PHRASAL_VERBS), _strong_then_word),
+    Trigger(_DESCRIBING_PROBES, _describes),  # "- Delegates to figma-design-agent for ..."
     Trigger(tuple(sorted(_NAMING_VERBS)), _naming_then_marked),
     VERB_TRIGGER,
     languages.MENTION_TRIGGER,
@@ -627,3 +638,36 @@ def _prompt_leads(doc: Doc, claims: Claims) -> Found:
 
 
 PROMPT_LEADS = Pass("prompt leads", (Form.F6,), PROMPT_LEAD_TRIGGER, _prompt_leads)
+
+
+# A step's worker named by a label: "- Agent: `qa-tester` (sonnet) for standard tests". A candidate:
+# the name must be an agent of the project.
+_AGENT_LABEL = re.compile(
+    r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*)?(?:sub-?agent|agent)(?:\*\*)?\s*:\s*(?:\*\*)?\s*"
+    r"`(?P<name>[a-z][\w-]*(?::[a-z][\w-]*)?)`",
+    re.IGNORECASE,
+)
+
+
+def _has_agent_label(text: str, low: str, paragraphs: Paragraphs) -> bool:
+    return any(_AGENT_LABEL.match(line) for line in text.split("\n"))
+
+
+AGENT_LABEL_TRIGGER = Trigger(("agent:", "agent**:"), _has_agent_label)
+
+
+def _agent_labels(doc: Doc, claims: Claims) -> Found:
+    lines = doc.lines
+    sites: list[RawSite] = []
+    for block in doc.blocks(AGENT_LABEL_TRIGGER, ("paragraph",)):
+        for j in range(block.start, block.end):
+            m = _AGENT_LABEL.match(lines[j])
+            if m is None or j in claims.lines:
+                continue
+            column = m.start("name") + 1
+            param = Param("subagent_type", m.group("name"), ValueKind.LITERAL, j, column, j, column)
+            sites.append(RawSite(Form.F6, j, column, None, (param,), block, "medium", candidate=True))
+    return Found(tuple(sites), frozenset(s.line for s in sites))
+
+
+AGENT_LABELS = Pass("agent labels", (Form.F6,), AGENT_LABEL_TRIGGER, _agent_labels)

@@ -60,6 +60,13 @@ def _grammar(language: vocabulary.Language) -> _Grammar:
 
 
 _GRAMMARS = tuple(_grammar(language) for language in vocabulary.LANGUAGES)
+_SPACED = tuple(g for g in _GRAMMARS if g.language.spaced)
+
+
+def _grammars_for(text: str) -> tuple[_Grammar, ...]:
+    """The languages a text may be in: a text without a CJK letter is in none of the CJK ones
+    (whose English borrowings count only beside CJK words)."""
+    return _SPACED if text.isascii() or not _CJK.search(text) else _GRAMMARS
 
 
 # what stands between a noun and its particle: "Agent tool（subagent_type: `Explore`）を"
@@ -199,7 +206,7 @@ def foreign_lead(text: str) -> bool:
     agent noun, and a colon at its end ("以下の専門エージェントを並行または順次実行してレビューを収集：")."""
     if not text.rstrip().endswith((":", "：")):
         return False
-    for grammar in _GRAMMARS:
+    for grammar in _grammars_for(text):
         for verb in grammar.verb.finditer(text):
             _, clause, negated = _foreign_clause(grammar, text, verb)
             if negated:
@@ -233,9 +240,10 @@ _OBJECT_REF = re.compile(
 _BESIDE_THE_VERB = re.compile(r"[\s*_]*$")
 
 
-def _objects(grammar: _Grammar, clause: str) -> list[tuple[str, int]]:
+def _objects(grammar: _Grammar, clause: str, beside: bool) -> list[tuple[str, int]]:
     """The agents a clause before a verb that comes last holds as its objects: each marked by an
-    object particle (or joined by "and" to one), or standing right before the verb."""
+    object particle (or joined by "and" to one), or (`beside`: a verb of the language, not an
+    English one borrowed) standing right before the verb."""
     language = grammar.language
     found = []
     for ref in _OBJECT_REF.finditer(clause):
@@ -250,20 +258,20 @@ def _objects(grammar: _Grammar, clause: str) -> list[tuple[str, int]]:
                 after.startswith(language.and_particles)
                 and any(p in after[1:] for p in language.object_particles)
             )
-            or _BESIDE_THE_VERB.match(after)
+            or (beside and _BESIDE_THE_VERB.match(after))
         ):
             found.append((name, ref.start(group)))
     return found
 
 
 def foreign_mentions(text: str) -> list[ProseSpawn]:
-    for grammar in _GRAMMARS:
+    for grammar in _grammars_for(text):
         if grammar.language.verb_last:
             for verb in grammar.verb.finditer(text):
                 clause_start, clause, negated = _foreign_clause(grammar, text, verb)
                 if negated:
                     continue
-                objects = _objects(grammar, clause)
+                objects = _objects(grammar, clause, beside=not verb.group(0).isascii())
                 if objects:
                     return [
                         ProseSpawn(Form.F6, verb.start(), n, clause_start + at, None, 0)
@@ -299,7 +307,11 @@ def _verb_then_word(text: str, low: str, paragraphs: Paragraphs) -> bool:
 
 
 def _verb_last(text: str, low: str, paragraphs: Paragraphs) -> bool:
-    return any(g.verb.search(text) is not None for g in _GRAMMARS if g.language.verb_last)
+    return (
+        not text.isascii()
+        and _CJK.search(text) is not None
+        and any(g.verb.search(text) is not None for g in _GRAMMARS if g.language.verb_last)
+    )
 
 
 MENTION_TRIGGER = either(
@@ -314,13 +326,17 @@ MENTION_TRIGGER = either(
         ),
         _verb_then_word,
     ),
+    # (a borrowed English verb is no probe: an object particle stands before it)
     Trigger(
         tuple(
             dict.fromkeys(
                 p
                 for language in vocabulary.LANGUAGES
                 if language.verb_last
-                for p in vocabulary.probes(language.verbs)
+                for p in (
+                    *vocabulary.probes(v for v in language.verbs if not v.isascii()),
+                    *language.object_particles,
+                )
             )
         ),
         _verb_last,
@@ -332,7 +348,7 @@ def foreign_spawns(text: str) -> list[ProseSpawn]:
     """F6 in another language: "`x` エージェントを起動する", "派一个只读 subagent",
     `Lanza el subagente`. The verb's clause must hold a sub-agent noun, or an agent noun and an
     agent of a known shape; a negated verb spawns nothing."""
-    for grammar in _GRAMMARS:
+    for grammar in _grammars_for(text):
         for verb in grammar.verb.finditer(text):
             clause_start, clause, negated = _foreign_clause(grammar, text, verb)
             if negated:
@@ -344,7 +360,11 @@ def foreign_spawns(text: str) -> list[ProseSpawn]:
             # agents started in parallel are sub-agents: "分析エージェントを**並列で**起動する"
             in_parallel = (
                 grammar.parallel is not None
-                and grammar.parallel.search(clause.replace("*", "")) is not None
+                and (
+                    grammar.parallel.search(clause.replace("*", "")) is not None
+                    # "并发启动 Agents": the manner right before a verb that comes first
+                    or grammar.parallel.search(text, max(0, verb.start() - 4), verb.start()) is not None
+                )
                 and bool(_nouns(grammar, grammar.agent, clause))
             )
             handed = None if grammar.language.verb_last else _TO_A_MENTION.match(text, verb.end())
@@ -368,11 +388,26 @@ def foreign_spawns(text: str) -> list[ProseSpawn]:
 _FOREIGN_NOUNS = tuple(
     noun for language in vocabulary.LANGUAGES for noun in (*language.subagent_nouns, *language.agent_nouns)
 )
-_VERB_PROBES = vocabulary.probes(verb for language in vocabulary.LANGUAGES for verb in language.verbs)
+# the English verbs the CJK languages borrow count only where a CJK letter stands
+_OWN_VERB_PROBES = vocabulary.probes(
+    verb
+    for language in vocabulary.LANGUAGES
+    for verb in language.verbs
+    if language.spaced or not verb.isascii()
+)
+_BORROWED = vocabulary.probes(
+    verb
+    for language in vocabulary.LANGUAGES
+    if not language.spaced
+    for verb in language.verbs
+    if verb.isascii()
+)
 
 
 def _has_verb(text: str, low: str, paragraphs: Paragraphs) -> bool:
-    return any(verb in low for verb in _VERB_PROBES)
+    if any(verb in low for verb in _OWN_VERB_PROBES):
+        return True
+    return any(verb in low for verb in _BORROWED) and _CJK.search(text) is not None
 
 
 _NOUN_PROBES = vocabulary.probes((*_FOREIGN_NOUNS, "agent"))
@@ -443,12 +478,14 @@ EXAMPLES = (
             "用户要求更干净的视角时，派一个只读 subagent 执行同一份清单。",
             "轻调查派 sub-agent，结论直接写票。",
             "遇到复杂场景时，委派给 @code-reviewer 处理。",
+            "并发启动 Agents（每个检查点一组）。",  # in parallel, right before the verb
         ),
         invalid=(
             "不要派 subagent 做这件事。",
             "不要委派给 @code-reviewer。",
             "这个流派的 agent 很多。",
             "`pro` 在内部会派生 `flash` 级 `subagent` 分担工具调用。",
+            "不要同时启动 Agents。",
         ),
     ),
     FormExamples(

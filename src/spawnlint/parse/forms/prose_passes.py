@@ -67,6 +67,8 @@ def _sentences(doc: Doc, claims: Claims) -> Found:
         forms = tuple(form for form in SENTENCE_FORMS if doc.fires(form[0], block))
         may_name = doc.fires(f6_prose.MENTION_TRIGGER, block)
         example_after = block.kind == "paragraph" and _introduces_an_example(lines, block)
+        if block.kind == "paragraph" and _done_by_another(lines, block.start):
+            continue  # "After this command completes, the workflow engine will:" and its steps
         for sentence in block_sentences(doc.structure, block):
             if example_after and sentence.end_line == block.end:
                 continue  # "Launch plugin agents for complex tasks:" and an example command file
@@ -84,6 +86,26 @@ def _sentences(doc: Doc, claims: Claims) -> Found:
                 found = _sites(sentence, f6_prose.mentions(sentence.text), block, candidate=True)
             sites.extend(found)
     return Found(tuple(sites))
+
+
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
+# what something outside the model does: "the workflow engine will:", "The hook then:"
+_ANOTHER_WILL = re.compile(
+    r"\b(?:engine|server|backend|daemon|platform|hook|hooks|ci|pipeline|scheduler|service|runner|bot)"
+    r"\s+(?:will|would|then|automatically)(?:\s+then)?\s*:\s*$",
+    re.IGNORECASE,
+)
+
+
+def _done_by_another(lines: list[str], start: int) -> bool:
+    """Whether the block is an item of a list whose lead says something other than the model does
+    the steps."""
+    if not _LIST_ITEM.match(lines[start]):
+        return False
+    j = start - 1
+    while j >= 0 and (not lines[j].strip() or _LIST_ITEM.match(lines[j]) or lines[j][:1] in " \t"):
+        j -= 1
+    return j >= 0 and _ANOTHER_WILL.search(lines[j]) is not None
 
 
 def _sites(

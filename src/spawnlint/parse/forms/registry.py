@@ -67,6 +67,7 @@ PROSE: tuple[Pass, ...] = (
     prose_passes.leads(((f8_team.TRIGGER, f8_team.list_spawns), (f7_list.LIST_TRIGGER, f7_list.list_spawns))),
     f7_list.STEPS,
     f6_prose.PROMPT_LEADS,
+    f6_prose.AGENT_LABELS,
     prose_passes.SENTENCES,
     prose_passes.HEADINGS,
 )
