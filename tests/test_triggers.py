@@ -283,6 +283,7 @@ def test_only_the_passes_whose_trigger_fires_on_a_block_find_anything(body: str)
         "Have the **code-reviewer** agent check it.",  # F6, a weak verb before its agent
         "| subagent type | name |\n|---|---|\n| `shop:critic` | c1 |\n",  # an F7 table
         'Agent({"description": "x", "prompt": "y"})',  # F1
+        "1. **Scope** - Counts the files\n2. **Launches 5 agents** - Scans in parallel\n",  # not line 1
     ],
 )
 def test_each_condition_of_the_body_test_lets_its_form_through(body: str) -> None:

@@ -155,7 +155,7 @@ _DESCRIBING = re.compile(
     r"|^[\s>*_#-]*(?:\d+[.)]\s*)?(?:\*\*[^*\n]{1,60}\*\*\s*[-—–:]\s*)?"
     r"[A-Z][a-z]+s\b[^.;:\n]{0,60},\s+(?:and\s+|then\s+)?)"  # "Parses it, delegates to"
     r"(?P<verb>spawns|launches|dispatches|delegates|invokes|activates|kicks\s+off|fans\s+out|hands\s+off)\b",
-    re.IGNORECASE,
+    re.IGNORECASE | re.MULTILINE,  # a body test reads many lines at once
 )
 
 
