@@ -261,6 +261,10 @@ class ParsedFile:
     # a skill folder's file: the names of the files and folders it refers to (`implementer-prompt.md`,
     # `references/`), lower case: a skill loads the files SKILL.md leads to, not every file beside it
     file_refs: tuple[str, ...] = ()
+    # the markdown files its text tells the model to read and follow ("load and follow
+    # `${CLAUDE_PLUGIN_ROOT}/commands/onboard.md`", "read ../../references/delegation.md", an
+    # `@references/x.md` include): (line, column, the path as written)
+    followed: tuple[tuple[int, int, str], ...] = ()
 
     @property
     def editable(self) -> bool:

@@ -122,12 +122,35 @@ def parse_text(path: str, text: str, kind: FileKind, all_sentences: bool = True)
         subagent_lines=standalone,
         idle_claims=idle_claims(lines, body_start) if kind in _BODIES_THAT_INSTRUCT else (),
         file_refs=file_refs(text) if kind is FileKind.SKILL else (),
+        followed=followed_files(lines, body_start) if kind is not FileKind.AGENT and ".md" in text else (),
     )
 
 
 # `./implementer-prompt.md`, `references/phases.md`, "the files in `templates/`": a name with its
 # suffix, and a folder's name before a slash
 _FILE_REF = re.compile(r"([\w.-]+\.md)\b|([\w.-]+)/", re.IGNORECASE)
+
+
+# a verb that makes the model read a file and do what it says, then (on the same line) the file;
+# or an `@` include, which Claude Code loads itself
+_FOLLOWED = re.compile(
+    r"(?i:\b(?:read|follow|load|apply|execute|consult|open)\b)[^\n]{0,80}?"
+    r"(?<![\w@])`?(?P<path>(?:\$\{CLAUDE_PLUGIN_ROOT\}/|\.{1,2}/|[\w.-]+/)*[\w.-]+\.md)\b"
+    r"|(?<![\w/])@(?P<include>(?:\.{1,2}/|[\w.-]+/)*[\w.-]+\.md)\b"
+)
+
+
+def followed_files(lines: list[str], body_start: int) -> tuple[tuple[int, int, str], ...]:
+    """The files the body tells the model to read and follow (SPEC §2: a unit is what it loads)."""
+    found = []
+    for i in range(body_start, len(lines)):
+        line = lines[i]
+        if ".md" not in line:
+            continue
+        for m in _FOLLOWED.finditer(line):
+            group = "path" if m.group("path") else "include"
+            found.append((i + 1, m.start(group) + 1, m.group(group)))
+    return tuple(found)
 
 
 def file_refs(text: str) -> tuple[str, ...]:

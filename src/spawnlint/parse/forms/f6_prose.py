@@ -35,13 +35,30 @@ from spawnlint.parse.text import FormExamples, RawSite
 
 # "launch 5 parallel agents", "use a Haiku agent"; not "the agent template", "an Agent SDK app".
 _GENERIC = re.compile(
-    r"^\s*(?:(?!(?:not|no|never|without)\s)\S+\s+){0,3}?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+\+?"
+    # (no word of a clause of its own before them: "Use this skill when an upstream agent exits")
+    r"^\s*(?:(?!(?:not|no|never|without|when|whenever|if|once|while|after|before|until|unless)\s)\S+\s+){0,3}?"
+    r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+\+?"
     r"(?:\s*[-–]\s*\d+)?|several|multiple|parallel|new|fresh|separate|dedicated|additional|another|both|all|these"
     r"|specialized|specialised|specialist|independent|individual|background)"
     # the words before "agents" describe them: "both users and agents" joins a second noun
     rf"\s+(?:(?!(?:and|or|nor)\s)[\w*`-]+\s+){{0,3}}?{CORE_NOUN}\b" + COMPOUND_HEAD,
     re.IGNORECASE,
 )
+# After a strong verb, one agent by its role: "launch a fresh implementer", "dispatch a verifier"
+_A_ROLE = re.compile(
+    r"^\s*(?:a|an|one|two|three|four|five|\d+|fresh|new|separate|dedicated|independent)\s+"
+    r"(?:(?!(?:and|or|of|for|to)\s)[\w-]+\s+){0,2}?"
+    + vocabulary.alternation(vocabulary.SPAWNED_ROLES, plural=True)
+    + r"\b"
+    + COMPOUND_HEAD,
+    re.IGNORECASE,
+)
+# "If the host supports subagents, launch one": a sub-agent by a pronoun
+_ONE_OF_THEM = re.compile(
+    rf"^\s*{vocabulary.alternation(vocabulary.SPAWNED_PRONOUNS)}\b(?!\s+(?:of|more|by|at|step|file))",
+    re.IGNORECASE,
+)
+_SUBAGENT_NAMED = re.compile(r"\bsub-?agents?\b", re.IGNORECASE)
 # "Dispatch an independent reviewer or subagent": a sub-agent as the other choice
 _OR_A_SUBAGENT = re.compile(
     r"^\s*(?:a|an|one)\s+(?:[\w-]+\s+){1,3}?(?:or|and/or)\s+(?:a\s+|an\s+)?sub-?agents?\b" + COMPOUND_HEAD,
@@ -77,8 +94,9 @@ _SPAWNED = re.compile(
 # "a new Claude Code agent in a separate terminal", "Codex CLI agents": another harness's
 # process, not a subagent of this session
 _HARNESS = re.compile(
-    r"\b(?:claude\s+code|codex|gemini|cursor|opencode|copilot|cli|terminal|process)\b", re.IGNORECASE
+    r"\b(?:claude\s+code|codex|gemini|cursor|opencode|copilot|cli|terminal|process|headless)\b", re.IGNORECASE
 )
+_HEADLESS = re.compile(r"\bheadless\b", re.IGNORECASE)
 _SELF = re.compile(r"\b(?:this|that|the\s+same|each|which|whose)\s+(?:sub-?)?agent\b", re.IGNORECASE)
 
 
@@ -104,6 +122,8 @@ def sentence_spawns(text: str) -> list[ProseSpawn]:
         refs = references(rest, verb.end, strong=word in STRONG_VERBS or names_the_tool(text))
         if not refs and word in _TO_AN_AGENT_WORDS:
             refs = _to_an_agent(rest, verb.end)
+        if refs and _HEADLESS.search(text, verb.end, refs[0][1]):
+            continue  # "Spawn a headless worker (`builder` agent)": a `claude -p` process
         if refs:
             names = teammate_names(text, verb.end)
             if len(refs) == 1 and names:
@@ -115,6 +135,10 @@ def sentence_spawns(text: str) -> list[ProseSpawn]:
             return [ProseSpawn(Form.F6, verb.start, None, 0, None, 0)]  # "dispatch them as sub-agents"
         # a feature list names its agent: "- Delegates execution to a specific agent"
         generic = None if verb.listed else (_GENERIC.search(clause) or _OR_A_SUBAGENT.search(clause))
+        if generic is None and word in STRONG_VERBS and not verb.listed:
+            generic = _A_ROLE.search(clause) or (
+                _ONE_OF_THEM.search(clause) if _SUBAGENT_NAMED.search(text, 0, verb.start) else None
+            )
         if generic and not governed(
             clause[: generic.start()] + " ".join(clause[generic.start() : generic.end()].split()[:-1])
         ):
@@ -269,7 +293,7 @@ _BY_SUBAGENTS = re.compile(
     r"\b(?:using|via|through|with|in)\s+(?:a|an|one|parallel|separate|dedicated|individual|fresh|new"
     r"|multiple|several|isolated|specialized|\d+)\s+(?:(?!(?:per|of|for|each|and|or)\s)[\w-]+\s+){0,2}?"
     + r"sub-?agents?"  # not "share it with a teammate": a person
-    + r"\b"
+    + r"\b(?!['’])"  # not "in a subagent's context": what it has
     + COMPOUND_HEAD,
     re.IGNORECASE,
 )
@@ -386,6 +410,8 @@ EXAMPLES = FormExamples(
         "Spawn one `Task` subagent to read the skill cold.",
         "Start all of them in one message; their settings are in `references/crew.md`.",
         "Dispatch an independent reviewer or subagent only when the user explicitly requests one.",
+        "If the host supports subagents, launch one with `code-reviewer.md`.",  # a pronoun
+        "If the host supports subagents, launch a fresh implementer.",  # one agent by its role
     ),
     invalid=(
         "Do not spawn the **security-auditor** agent.",
@@ -445,6 +471,11 @@ EXAMPLES = FormExamples(
         "Delegate the commit to `git-commit` skill.",
         "A toolkit where a model can use tools and context, hand off to other agents, and stream results.",
         "The skill doesn't need to delegate to agents; it is the expert.",
+        "Spawn a headless worker (`builder` agent) through the pool engine.",  # a `claude -p` process
+        "Use this skill when an upstream agent (Experience-Owner or Issue-Planner) exits its phase.",
+        "The facts can appear stale in a subagent's injected `<env>` block.",  # what it has
+        "**Related**: use `architect` for system-level decisions.",  # a catalogue's pointer
+        "Launch a browser and open the page.",
     ),
 )
 
@@ -465,11 +496,15 @@ _NAME = r"(?P<name>`[^`\s]{2,60}`|\*\*[^*\n]{2,60}\*\*|@?[A-Za-z][\w.:-]*(?:\s+[
 # A plain single word needs its article ("Spawn the ferryman"; "App Launch template" is a noun);
 # a name the text calls a skill, command or tool is none of an agent.
 _AFTER_STRONG = re.compile(
-    r"^\s+(?:to\s+)?(?:(?:(?:the|our|your)\s+)(?P<plain>[a-z][a-z0-9]*)\b|(?:(?:the|our|your)\s+)?"
-    r"(?P<marked>`@?[^`\s]{2,60}`|\*\*[^*\n]{2,60}\*\*|@?[a-z][\w.]*(?:[-:][\w.]+)+))" + NOT_AN_AGENT_AFTER
+    r"^\s+(?:to\s+)?(?:(?:(?:the|our|your)\s+)(?P<plain>[a-z][a-z0-9]*)\b|(?:(?:the|our|your|one)\s+)?"
+    # an id with a hyphen or a colon, in any case ("launch Code-Smith": agents of one public plugin)
+    r"(?P<marked>`@?[^`\s]{2,60}`|\*\*[^*\n]{2,60}\*\*|@?[A-Za-z][\w.]*(?:[-:][\w.]+)+))" + NOT_AN_AGENT_AFTER
 )
 # After a verb of using or calling, only a name set apart (`` Use `ask-counterpart-review` only
 # when ... ``): a plain word after "use" is anything ("use caution").
+_CATALOGUE_LABEL = re.compile(
+    r"^[\s>*_#-]*(?:related|see\s+also|alternatives?|similar|pairs?\s+with)\b[^:\n]{0,20}:", re.IGNORECASE
+)
 _NAMING_VERBS = frozenset({"use", "using", "uses", "call", "consult", "engage", "activate"})
 _MARKED_AFTER = re.compile(
     r"^\s+(?:(?:the|our|your)\s+)?(?P<marked>`@?[a-z][a-z0-9.:-]{2,60}`|\*\*[a-z][a-z0-9.:-]{2,60}\*\*)"
@@ -551,6 +586,8 @@ def mentions(text: str) -> list[ProseSpawn]:
         if verb.word in STRONG_VERBS:
             patterns: tuple[re.Pattern[str], ...] = (_AFTER_STRONG, _BEFORE_NOUN)
         elif verb.word in _NAMING_VERBS:
+            if _CATALOGUE_LABEL.match(text):
+                continue  # "**Related**: use `architect` for system-level decisions": a pointer
             patterns = (_MARKED_AFTER, _BEFORE_NOUN)
         else:
             patterns = (_BEFORE_NOUN,)

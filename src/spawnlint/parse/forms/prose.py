@@ -390,7 +390,8 @@ _STRONG_VERB_PATTERNS = tuple(
     for word in (*vocabulary.STRONG_VERBS, *vocabulary.PHRASAL_VERBS)
 )
 _NOUN_PROBES = vocabulary.probes(vocabulary.AGENT_NOUNS)
-_STRONG_OBJECTS = (*_NOUN_PROBES, *vocabulary.GROUP_NOUNS)
+_STRONG_OBJECTS = (*_NOUN_PROBES, *vocabulary.GROUP_NOUNS, *vocabulary.SPAWNED_ROLES)
+_PRONOUN_NEXT = re.compile(rf"\s+{vocabulary.alternation(vocabulary.SPAWNED_PRONOUNS)}\b")
 _MARKED_NEXT = re.compile(r"\s*(?:(?:the|a|an|one)\s+)?(?:`|\*\*)")
 _REFERENCE_WINDOW = 170  # 160 after the verb, and the verb itself
 _COLON_AT_END = re.compile(r":(?:\*\*|__)?[^\S\n]*$", re.MULTILINE)
@@ -409,6 +410,8 @@ def _strong_verb(low: str, paragraphs: Paragraphs) -> bool:
             if _MARKED_NEXT.match(low, m.end()):
                 return True  # ``Spawn `shop:critic` ``
             start, end = paragraphs.around(m.end())
+            if _PRONOUN_NEXT.match(low, m.end()) and "agent" in low[start : m.start()]:
+                return True  # "... subagents, launch one"
             if start not in last_object:
                 nouns = (low.rfind(mark, start, end) for mark in _STRONG_OBJECTS)
                 last_object[start] = max(_last_line_colon(low, start, end), *nouns)

@@ -54,6 +54,20 @@ TOOL_SENTENCE_VERBS = tuple(
 # ("two parallel agents"); the role nouns only as the object of a spawn verb.
 CORE_AGENT_NOUNS = ("sub(-)agent", "agent", "teammate")
 ROLE_NOUNS = ("worker", "reviewer", "critic", "helper")
+# One agent by its role after a strong verb ("launch a fresh implementer"), not any agent noun.
+SPAWNED_ROLES = (
+    "reviewer",
+    "critic",
+    "implementer",
+    "researcher",
+    "planner",
+    "verifier",
+    "investigator",
+    "explorer",
+)
+# A sub-agent by a pronoun after a strong verb, where the sentence named sub-agents before it
+# ("If the host supports subagents, launch one").
+SPAWNED_PRONOUNS = ("one", "them")
 AGENT_NOUNS = (*CORE_AGENT_NOUNS, *ROLE_NOUNS)
 # Who else may go idle in a team's instructions (SL105), besides the agent nouns.
 IDLE_SUBJECTS = ("team-mate", "team mate", "member", "specialist")
