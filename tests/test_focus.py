@@ -46,6 +46,10 @@ def _agree(root: Path, settings: Settings) -> int:
         if needed is not None:  # what a focused run parses, or takes from the cache
             assert {f.path for f in needed} <= set(parsed) | {f.path for f in found.files}
         subset = parsed if needed is None else {f.path: parsed[f.path] for f in needed if f.path in parsed}
+        if needed is not None:  # and the files those follow, as the engine reads them next
+            sources = {f.path: f for f in found.files}
+            while more := [f.path for f in engine.followed_unread(sources, subset) if f.path in parsed]:
+                subset.update({path: parsed[path] for path in more})
         part = build_project(found, subset, settings, focus)
         kept = suppressed(engine.run_rules(part, settings), part, settings.severity)
         filters = Filters(paths=paths)

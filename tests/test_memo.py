@@ -203,3 +203,27 @@ def test_the_merged_memo_equals_a_cold_run_on_every_fixture_project(
             cold = run_cli("check", "--root", str(root), "--output-format", "json", "--no-cache")
             assert whole.out == cold.out, (unit, edited)
             unit.write_text(original, encoding="utf-8")
+
+
+def test_a_focused_run_on_a_file_another_unit_follows_is_not_merged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`commands/init.md` follows `commands/onboard.md`: once onboard stops spawning, init's SL201
+    goes too, though the run given onboard's path never read init."""
+    monkeypatch.setenv("SPAWNLINT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr("spawnlint.cache.RACY_NS", 0)
+    root = write_project(
+        tmp_path / "proj",
+        {
+            "agents/critic.md": AGENT,
+            "commands/onboard.md": "# Onboard\n\nLaunch the `critic` agent on the entry points.\n",
+            "commands/init.md": "# Init\n\nThen load and follow `commands/onboard.md`.\n",
+        },
+    )
+    first = run_cli("check", "--root", str(root))
+    assert any("commands/init.md:3" in line for line in first.lines)
+    (root / "commands/onboard.md").write_text("# Onboard\n\nRead the entry points yourself.\n")
+    run_cli("check", "--root", str(root), str(root / "commands/onboard.md"))
+    whole = run_cli("check", "--root", str(root))
+    assert whole.out == run_cli("check", "--root", str(root), "--no-cache").out
+    assert not any("commands/init.md" in line for line in whole.lines)

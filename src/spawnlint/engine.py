@@ -15,7 +15,7 @@ from spawnlint.discover import MANIFESTS, Discovery, Listing, SourceFile, discov
 from spawnlint.focus import Wanted, files_needed
 from spawnlint.model import Diagnostic, FileKind, ParsedFile, Project
 from spawnlint.parse import file as parse_file
-from spawnlint.project import build_project
+from spawnlint.project import build_project, followed_links
 from spawnlint.rules import RULES, stamp
 
 
@@ -46,12 +46,26 @@ def lint(
     present = frozenset(listing.paths) if needed is not None else ()
     cache = ParseCache.open(root, settings, only=needed, present=present) if use_cache else None
     parsed = parse_all(discovery, settings, cache, listing, from_disk(discovery, needed, overrides))
+    if needed is not None:  # a focused run reads the files its units follow, and theirs
+        sources = {s.path: s for s in discovery.files}
+        more = followed_unread(sources, parsed)
+        while more:
+            parsed.update(
+                parse_all(discovery, settings, None, listing, from_disk(discovery, more, overrides))
+            )
+            more = followed_unread(sources, parsed)
     if cache is not None:
         cache.save()
     if overrides:
         parsed = parse_overridden(parsed, discovery, settings, overrides, needed)
     project = build_project(discovery, parsed, settings, focus)
     return Result(project, run_rules(project, settings))
+
+
+def followed_unread(sources: Mapping[str, SourceFile], parsed: Mapping[str, ParsedFile]) -> list[SourceFile]:
+    """The files the parsed ones tell the model to follow that are not parsed yet."""
+    targets = {t for links in followed_links(sources, parsed).values() for _, _, t in links}
+    return [sources[t] for t in sorted(targets - parsed.keys())]
 
 
 def parse_all(

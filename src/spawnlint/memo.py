@@ -27,7 +27,7 @@ from spawnlint.suppress import suppressed
 if TYPE_CHECKING:
     from spawnlint.engine import Result
 
-_FORMAT = 2
+_FORMAT = 3
 
 
 def checked(
@@ -55,12 +55,12 @@ def checked(
     kept = suppressed(result.diagnostics, result.project, settings.severity)
     if key is not None and focus is None:
         _save(root, key, kept)
-        _save_base(root, settings, listing, kept)
+        _save_base(root, settings, listing, kept, result.project.followed)
     elif key is not None and merge is not None:
-        base, redone = merge
+        base, redone, followed = merge
         whole = sorted([d for d in base if d.path not in redone] + [d for d in kept if d.path in redone])
         _save(root, key, whole)
-        _save_base(root, settings, listing, whole)
+        _save_base(root, settings, listing, whole, followed | result.project.followed)
     return kept, result
 
 
@@ -70,7 +70,7 @@ def _either(focus: Wanted, redone: frozenset[str]) -> Wanted:
 
 def _mergeable(
     root: Path, settings: Settings, listing: Listing, focus: Wanted
-) -> tuple[list[Diagnostic], frozenset[str]] | None:
+) -> tuple[list[Diagnostic], frozenset[str], frozenset[str]] | None:
     """The last whole run's findings and the files whose findings this run must redo, when the
     files changed since then are all wanted command or skill files (same list of files, same
     settings); else None. The files redone are every file of each changed unit: a unit's finding
@@ -78,14 +78,16 @@ def _mergeable(
     from spawnlint.cache import discovered
 
     remembered = load_keyed(_base_path(root), _base_key(root, settings, listing))
-    if not (isinstance(remembered, tuple) and len(remembered) == 3):
+    if not (isinstance(remembered, tuple) and len(remembered) == 4):
         return None
-    paths, identities, found = remembered
+    paths, identities, found, followed = remembered
     if paths != listing.paths or not well_formed(found, list[Diagnostic]):
         return None
-    changed = {p for p, old, new in zip(paths, identities, listing.identities, strict=True) if old != new}
-    if not changed or not all(focus(p) for p in changed):
+    if not well_formed(followed, frozenset[str]):
         return None
+    changed = {p for p, old, new in zip(paths, identities, listing.identities, strict=True) if old != new}
+    if not changed or not all(focus(p) for p in changed) or changed & followed:
+        return None  # a file another unit follows: that unit's findings may change too
     sources = {s.path: s for s in discovered(root, settings.exclude, listing).files}
     units: set[str] = set()
     for path in changed:
@@ -93,7 +95,7 @@ def _mergeable(
         if source is None or source.unit is None or source.kind in (FileKind.AGENT, FileKind.PYTHON):
             return None
         units.add(source.unit)
-    return found, frozenset(s.path for s in sources.values() if s.unit in units) | changed
+    return found, frozenset(s.path for s in sources.values() if s.unit in units) | changed, followed
 
 
 def run_key(root: Path, listing: Listing, settings: Settings) -> str | None:
@@ -129,8 +131,10 @@ def _base_key(root: Path, settings: Settings, listing: Listing) -> str:
     return digest.hexdigest()
 
 
-def _save_base(root: Path, settings: Settings, listing: Listing, found: list[Diagnostic]) -> None:
-    remembered = (listing.paths, listing.identities, found)
+def _save_base(
+    root: Path, settings: Settings, listing: Listing, found: list[Diagnostic], followed: frozenset[str]
+) -> None:
+    remembered = (listing.paths, listing.identities, found, followed)
     store_keyed(_base_path(root), _base_key(root, settings, listing), remembered)
 
 

@@ -390,6 +390,9 @@ class Project:
     own_namespaces: frozenset[str] = frozenset()
     # SL104: the words that name a result's slot for what went wrong
     failure_fields: tuple[str, ...] = ()
+    # the files a unit of another file tells the model to read and follow: a change to one of them
+    # can change that unit's findings (the run memo merges no focused run that changed one)
+    followed: frozenset[str] = frozenset()
 
 
 def section_of(sections: tuple[Section, ...], line: int) -> Section | None:

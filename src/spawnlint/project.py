@@ -76,6 +76,11 @@ def build_project(
         for site in (*parsed[path].sites, *_confirmed(parsed[path], index))
         if not _names_a_skill_or_command(site, index, invocable, plugin_names, sources)
     )
+    links = followed_links(sources, parsed)
+    spawns += tuple(
+        Spawn(site, unit_ids[site.path], _resolve(site, index, settings.agents, sources))
+        for site in _followed_sites(links, unit_ids, spawns)
+    )
     if focus is not None:
         wanted_spawns = tuple(s for s in spawns if spawn_wanted(s, focus))
         spawning = frozenset(s.unit for s in wanted_spawns if s.unit is not None)
@@ -111,7 +116,80 @@ def build_project(
         rule_scope=(settings.no_name_rule.scope, settings.no_name_rule.lines),
         failure_fields=settings.result_contract.failure_fields,
         own_namespaces=_own_namespaces(discovery),
+        followed=frozenset(target for targets in links.values() for _, _, target in targets),
     )
+
+
+def followed_links(
+    sources: Mapping[str, SourceFile], parsed: Mapping[str, ParsedFile]
+) -> dict[str, tuple[tuple[int, int, str], ...]]:
+    """path -> (line, column, path of the file followed) for each file that tells the model to
+    read and follow another markdown file of the project (`parse.followed_files`)."""
+    links = {}
+    for path, file in parsed.items():
+        source = sources.get(path)
+        if not file.followed or source is None:
+            continue
+        found = tuple(
+            (line, column, target)
+            for line, column, ref in file.followed
+            if (target := _follow(ref, source, sources)) is not None and target != path
+        )
+        if found:
+            links[path] = found
+    return links
+
+
+def _follow(ref: str, source: SourceFile, sources: Mapping[str, SourceFile]) -> str | None:
+    """The markdown file of the project a reference names: `${CLAUDE_PLUGIN_ROOT}/x` from the
+    plugin's root; `./x`, `../x` and `x/y.md` from the file's folder, then from the plugin's root
+    (a bare "plan.md" is the user's file as often as the plugin's: none)."""
+    root = source.plugin.root
+    here = posixpath.dirname(source.path)
+    if ref.startswith("${CLAUDE_PLUGIN_ROOT}/"):
+        tries = [posixpath.join(root, ref.partition("/")[2])]
+    else:
+        tries = [posixpath.join(here, ref), posixpath.join(root, ref)]
+    for path in tries:
+        path = posixpath.normpath(path)
+        if path in sources and sources[path].kind is not FileKind.AGENT:
+            return path
+    return None
+
+
+def _followed_sites(
+    links: Mapping[str, tuple[tuple[int, int, str], ...]],
+    unit_ids: Mapping[str, str],
+    spawns: tuple[Spawn, ...],
+) -> list[SpawnSite]:
+    """A site at each line where a unit tells the model to read and follow a file outside it that
+    spawns, or leads to one that does (SPEC §2: a unit is what it loads): "load and follow
+    `commands/onboard.md`" makes the unit spawning, and the rule belongs above that line."""
+    spawning = {s.site.path for s in spawns if not s.site.is_fork}
+    memo: dict[str, bool] = {}
+
+    def spawns_from(path: str, depth: int) -> bool:
+        if path in spawning:
+            return True
+        if depth == 0 or path in memo:
+            return memo.get(path, False)
+        memo[path] = False  # a circle of references spawns nothing
+        memo[path] = any(spawns_from(t, depth - 1) for _, _, t in links.get(path, ()))
+        return memo[path]
+
+    taken = {(s.site.path, s.site.line) for s in spawns}
+    sites = []
+    for path in sorted(links):
+        unit = unit_ids.get(path)
+        if unit is None:
+            continue
+        for line, column, target in links[path]:
+            if (path, line) not in taken and unit_ids.get(target) != unit and spawns_from(target, 3):
+                sites.append(
+                    SpawnSite(path, line, column, Form.F6, None, None, None, None, None, "medium", False)
+                )
+                break
+    return sites
 
 
 def _confirmed(file: ParsedFile, index: Mapping[str, tuple[Agent, ...]]) -> tuple[SpawnSite, ...]:

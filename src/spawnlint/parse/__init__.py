@@ -133,22 +133,29 @@ _FILE_REF = re.compile(r"([\w.-]+\.md)\b|([\w.-]+)/", re.IGNORECASE)
 
 # a verb that makes the model read a file and do what it says, then (on the same line) the file;
 # or an `@` include, which Claude Code loads itself
+_PATH = r"(?:\$\{CLAUDE_PLUGIN_ROOT\}/|\.{1,2}/|[\w.-]+/)+[\w.-]+\.md"
 _FOLLOWED = re.compile(
-    r"(?i:\b(?:read|follow|load|apply|execute|consult|open)\b)[^\n]{0,80}?"
-    r"(?<![\w@])`?(?P<path>(?:\$\{CLAUDE_PLUGIN_ROOT\}/|\.{1,2}/|[\w.-]+/)*[\w.-]+\.md)\b"
+    rf"(?i:\b(?:follow|apply|execute)\b)[^\n]{{0,80}}?(?<![\w@])`?(?P<path>{_PATH})\b"
+    # "Read `x/y.md` and follow its checklist"
+    rf"|(?i:\bread\b)[^\n]{{0,40}}?(?<![\w@])`?(?P<read>{_PATH})\b`?[^\n.;]{{0,20}}?(?i:\b(?:and|then)\s+"
+    r"(?:follow|apply|execute)\b)"
     r"|(?<![\w/])@(?P<include>(?:\.{1,2}/|[\w.-]+/)*[\w.-]+\.md)\b"
 )
+_FENCE = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})")
 
 
 def followed_files(lines: list[str], body_start: int) -> tuple[tuple[int, int, str], ...]:
     """The files the body tells the model to read and follow (SPEC §2: a unit is what it loads)."""
     found = []
+    fenced = False
     for i in range(body_start, len(lines)):
         line = lines[i]
-        if ".md" not in line:
-            continue
+        if _FENCE.match(line):
+            fenced = not fenced
+        if fenced or ".md" not in line:
+            continue  # a file named in an example or a script is no instruction to follow it
         for m in _FOLLOWED.finditer(line):
-            group = "path" if m.group("path") else "include"
+            group = next(g for g in ("path", "read", "include") if m.group(g))
             found.append((i + 1, m.start(group) + 1, m.group(group)))
     return tuple(found)
 
