@@ -502,8 +502,11 @@ def _unit_ids(discovery: Discovery, parsed: Mapping[str, ParsedFile], settings: 
         if source.kind is FileKind.AGENT and (source.path not in parsed or not parsed[source.path].agents):
             continue
         out[source.path] = source.unit
-    for unit in {out[f.path] for f in discovery.files if f.kind is FileKind.SKILL and f.path in out}:
-        members = [path for path, u in out.items() if u == unit]
+    skills: dict[str, list[str]] = defaultdict(list)
+    for f in discovery.files:
+        if f.kind is FileKind.SKILL and f.path in out:
+            skills[out[f.path]].append(f.path)
+    for unit, members in skills.items():
         for path in set(members) - _loaded(unit, members, parsed):
             del out[path]
     return out

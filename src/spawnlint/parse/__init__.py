@@ -126,13 +126,8 @@ def parse_text(path: str, text: str, kind: FileKind, all_sentences: bool = True)
     )
 
 
-# `./implementer-prompt.md`, `references/phases.md`, "the files in `templates/`": a name with its
-# suffix, and a folder's name before a slash
-_FILE_REF = re.compile(r"([\w.-]+\.md)\b|([\w.-]+)/", re.IGNORECASE)
-
-
-# a verb that makes the model read a file and do what it says, then (on the same line) the file;
-# or an `@` include, which Claude Code loads itself
+# a verb that makes the model follow a file, then (on the same line) the file; or an `@` include,
+# which Claude Code loads itself
 _PATH = r"(?:\$\{CLAUDE_PLUGIN_ROOT\}/|\.{1,2}/|[\w.-]+/)+[\w.-]+\.md"
 _FOLLOWED = re.compile(
     rf"(?i:\b(?:follow|apply|execute)\b)[^\n]{{0,80}}?(?<![\w@])`?(?P<path>{_PATH})\b"
@@ -160,11 +155,25 @@ def followed_files(lines: list[str], body_start: int) -> tuple[tuple[int, int, s
     return tuple(found)
 
 
+# `./implementer-prompt.md`, `references/phases.md`, "the files in `templates/`": a name with its
+# suffix, and a folder's name before a slash
+_NOT_A_PATH = re.compile(r"[^\w./-]+")
+
+
 def file_refs(text: str) -> tuple[str, ...]:
     """The names of the files and folders a skill's file refers to, lower case."""
     if ".md" not in text and "/" not in text:
         return ()
-    return tuple(sorted({(m.group(1) or m.group(2)).lower() for m in _FILE_REF.finditer(text)}))
+    names: set[str] = set()
+    for token in _NOT_A_PATH.split(text.lower()):
+        if "/" not in token and ".md" not in token:
+            continue
+        *folders, last = token.split("/")
+        names.update(f for f in folders if f.strip("."))
+        last = last.rstrip(".")
+        if last.endswith(".md"):
+            names.add(last)
+    return tuple(sorted(names))
 
 
 # SL105 reads the bodies that instruct a model: commands, skill files and agents

@@ -474,7 +474,6 @@ EXAMPLES = FormExamples(
         "Spawn a headless worker (`builder` agent) through the pool engine.",  # a `claude -p` process
         "Use this skill when an upstream agent (Experience-Owner or Issue-Planner) exits its phase.",
         "The facts can appear stale in a subagent's injected `<env>` block.",  # what it has
-        "**Related**: use `architect` for system-level decisions.",  # a catalogue's pointer
         "Launch a browser and open the page.",
     ),
 )
@@ -499,16 +498,6 @@ _AFTER_STRONG = re.compile(
     r"^\s+(?:to\s+)?(?:(?:(?:the|our|your)\s+)(?P<plain>[a-z][a-z0-9]*)\b|(?:(?:the|our|your|one)\s+)?"
     # an id with a hyphen or a colon, in any case ("launch Code-Smith": agents of one public plugin)
     r"(?P<marked>`@?[^`\s]{2,60}`|\*\*[^*\n]{2,60}\*\*|@?[A-Za-z][\w.]*(?:[-:][\w.]+)+))" + NOT_AN_AGENT_AFTER
-)
-# After a verb of using or calling, only a name set apart (`` Use `ask-counterpart-review` only
-# when ... ``): a plain word after "use" is anything ("use caution").
-_CATALOGUE_LABEL = re.compile(
-    r"^[\s>*_#-]*(?:related|see\s+also|alternatives?|similar|pairs?\s+with)\b[^:\n]{0,20}:", re.IGNORECASE
-)
-_NAMING_VERBS = frozenset({"use", "using", "uses", "call", "consult", "engage", "activate"})
-_MARKED_AFTER = re.compile(
-    r"^\s+(?:(?:the|our|your)\s+)?(?P<marked>`@?[a-z][a-z0-9.:-]{2,60}`|\*\*[a-z][a-z0-9.:-]{2,60}\*\*)"
-    + NOT_AN_AGENT_AFTER
 )
 _BEFORE_NOUN = re.compile(
     rf"^\s+(?:(?:to|with|on)\s+)?(?:(?:the|our|your|a|an)\s+)?{_NAME}\s+(?:sub-?)?(?:agent|teammate)\b(?![-\w])",
@@ -585,10 +574,6 @@ def mentions(text: str) -> list[ProseSpawn]:
         rest = text[verb.end : verb.end + 160]
         if verb.word in STRONG_VERBS:
             patterns: tuple[re.Pattern[str], ...] = (_AFTER_STRONG, _BEFORE_NOUN)
-        elif verb.word in _NAMING_VERBS:
-            if _CATALOGUE_LABEL.match(text):
-                continue  # "**Related**: use `architect` for system-level decisions": a pointer
-            patterns = (_MARKED_AFTER, _BEFORE_NOUN)
         else:
             patterns = (_BEFORE_NOUN,)
         m = next((hit for p in patterns if (hit := p.match(rest))), None)
@@ -616,26 +601,17 @@ def _strong_then_word(text: str, low: str, paragraphs: Paragraphs) -> bool:
 _STRONG_WORDS = vocabulary.alternation((*vocabulary.STRONG_VERBS, *vocabulary.PHRASAL_VERBS))
 # a strong verb (any form) and what `mentions` reads after it, with the pattern it reads it with
 _STRONG_THEN_WORD = re.compile(rf"(?i:(?<![\w`/:-]){_STRONG_WORDS}(?:e?s)?)" + _AFTER_STRONG.pattern[1:])
-_NAMING_THEN_MARKED = re.compile(
-    r"(?<![\w`/:-])(?i:use|using|uses|call|consult|engage|activate)\s+(?:(?:the|our|your)\s+)?"
-    r"(?:`@?[a-z][a-z0-9.:-]*`|\*\*[a-z][a-z0-9.:-]*\*\*)"
-)
 
 
-def _naming_then_marked(text: str, low: str, paragraphs: Paragraphs) -> bool:
-    return _NAMING_THEN_MARKED.search(text) is not None
-
-
-# Either a strong verb and a word, a verb of using and a name set apart, or (VERB_TRIGGER) a verb
-# before an agent noun.
 def _describes(text: str, low: str, paragraphs: Paragraphs) -> bool:
     return _DESCRIBING.search(text) is not None
 
 
+# Either a strong verb and a word, a unit's description of itself, or (VERB_TRIGGER) a verb before
+# an agent noun.
 MENTION_TRIGGER = either(
     Trigger((*vocabulary.STRONG_VERBS, *vocabulary.PHRASAL_VERBS), _strong_then_word),
     Trigger(_DESCRIBING_PROBES, _describes),  # "- Delegates to figma-design-agent for ..."
-    Trigger(tuple(sorted(_NAMING_VERBS)), _naming_then_marked),
     VERB_TRIGGER,
     languages.MENTION_TRIGGER,
 )
