@@ -341,3 +341,29 @@ def test_a_plugin_whose_folder_is_named_like_documentation_has_skills(tmp_path: 
     )
     run = run_cli("check", "--root", str(root), "--no-cache", "--select", "SL201")
     assert [line.split(":")[0] for line in run.lines] == ["doc/skills/adr/SKILL.md"]
+
+
+_KERNEL = "# Kernel\n\nWhen delegation helps, launch one `scout` agent per question.\n"
+_SCOUT = "---\nname: scout\ndescription: d\ntools: Read\n---\nLook.\n"
+
+
+@pytest.mark.parametrize(
+    ("unit", "text", "spawning"),
+    [
+        ("skills/s/SKILL.md", "# S\n\nApply ../../references/kernel.md once for delegation.\n", True),
+        ("commands/c.md", "# C\n\nThe protocol: @references/kernel.md\n", True),  # an include
+        ("commands/c.md", "# C\n\nRead `references/kernel.md` and then follow it.\n", True),
+        ("commands/c.md", "# C\n\nRead `references/kernel.md` for background.\n", False),
+        ("commands/c.md", "# C\n\nFollow ../elsewhere/kernel.md for delegation.\n", False),  # no such file
+        ("commands/c.md", "# C\n\n```\nfollow references/kernel.md\n```\n", False),  # an example
+    ],
+)
+def test_a_unit_spawns_where_a_file_it_follows_does(
+    tmp_path: Path, unit: str, text: str, spawning: bool
+) -> None:
+    root = write_project(tmp_path, {"agents/scout.md": _SCOUT, "references/kernel.md": _KERNEL, unit: text})
+    report = json.loads(run_cli("audit", "--root", str(root), "--output-format", "json").out)
+    [found] = [u for u in report["units"] if unit.startswith(u["path"])]
+    assert found["spawning"] is spawning
+    if spawning:  # the site (and the rule) stands at the line that makes it follow
+        assert [s["line"] for s in report["spawn_sites"] if s["unit"] == found["path"]] == [3]
