@@ -80,7 +80,14 @@ def _nouns(grammar: _Grammar, noun: re.Pattern[str], clause: str) -> list[re.Mat
     another object ("エージェントとスキルを", not "エージェントと比較して")."""
     language = grammar.language
     if not language.verb_last:
-        return list(noun.finditer(clause))
+        return [
+            m
+            for m in noun.finditer(clause)
+            if not (
+                language.modifier_particles
+                and clause[m.end() :].lstrip().startswith(language.modifier_particles)
+            )
+        ]
     found = []
     for m in noun.finditer(clause):
         after = _ASIDE.sub("", clause[m.end() :].lstrip(), count=1).lstrip()
@@ -479,6 +486,7 @@ EXAMPLES = (
             "轻调查派 sub-agent，结论直接写票。",
             "遇到复杂场景时，委派给 @code-reviewer 处理。",
             "并发启动 Agents（每个检查点一组）。",  # in parallel, right before the verb
+            "对于复杂的缺陷修复，生成一个子智能体来编写复现测试。",
         ),
         invalid=(
             "不要派 subagent 做这件事。",
@@ -486,6 +494,8 @@ EXAMPLES = (
             "这个流派的 agent 很多。",
             "`pro` 在内部会派生 `flash` 级 `subagent` 分担工具调用。",
             "不要同时启动 Agents。",
+            "生成子智能体的提示词模板。",  # the prompt is made, not a sub-agent
+            "生成测试报告。",
         ),
     ),
     FormExamples(

@@ -230,6 +230,8 @@ class Language:
     and_particles: tuple[str, ...] = ()
     # the word for "tool" after a tool's name ("Agent ツール"): the tool named makes a verb a spawn
     tool_words: tuple[str, ...] = ()
+    # after a noun, a particle that makes it a modifier of the object, not the object ("的")
+    modifier_particles: tuple[str, ...] = ()
 
 
 LANGUAGES = (
@@ -319,12 +321,13 @@ LANGUAGES = (
     ),
     Language(
         "zh",
-        verbs=("派发", "派出", "派", "启动", "调用", "委派", "委托", "召唤"),
+        verbs=("派发", "派出", "派", "启动", "调用", "委派", "委托", "召唤", "生成"),
         subagent_nouns=("子代理", "子智能体"),
         agent_nouns=("智能体", "代理"),
         negations=("不要", "不必", "无需", "禁止", "不", "别", "勿", "会"),
         spaced=False,
         false_friends=("派生", "流派", "党派", "派对", "气派"),
+        modifier_particles=("的",),  # "生成子智能体的提示词": the prompt is what is made
         parallel=("并行", "并发", "同时"),
         tool_words=("工具",),
     ),
