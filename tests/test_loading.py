@@ -367,3 +367,5 @@ def test_a_unit_spawns_where_a_file_it_follows_does(
     assert found["spawning"] is spawning
     if spawning:  # the site (and the rule) stands at the line that makes it follow
         assert [s["line"] for s in report["spawn_sites"] if s["unit"] == found["path"]] == [3]
+        [finding] = [line for line in run_cli("check", "--root", str(root)).lines if "SL201" in line]
+        assert finding.startswith(f"{unit}:3:") and "(in `references/kernel.md`, which it follows)" in finding

@@ -155,6 +155,8 @@ class SpawnSite:
     # the edit that opens its prompt with an instruction to report with SendMessage (unsafe fix)
     report_instruction: tuple[Edit, ...] = ()
     prompt_at: tuple[int, int] = (0, 0)  # (line, column) of the prompt parameter; (0, 0): unknown
+    # the file a unit follows here, which spawns (the site stands at the line that follows it)
+    via: str | None = None
 
     @property
     def is_fork(self) -> bool:

@@ -75,6 +75,8 @@ def missing_no_name_rule(project: Project) -> Iterator[Finding]:
             else ("does not carry the no-name rule near this spawn site")
         )
         spawns = "spawns subagents besides its teammates" if unit.is_mixed else "spawns agents"
+        if first.via:
+            spawns += f" (in `{first.via}`, which it follows)"
         key = _insertion_key(unit)
         if key in project.rule_insertions:
             add = f'add: "{project.rule_insertions[key]}"'
