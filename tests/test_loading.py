@@ -369,3 +369,24 @@ def test_a_unit_spawns_where_a_file_it_follows_does(
         assert [s["line"] for s in report["spawn_sites"] if s["unit"] == found["path"]] == [3]
         [finding] = [line for line in run_cli("check", "--root", str(root)).lines if "SL201" in line]
         assert finding.startswith(f"{unit}:3:") and "(in `references/kernel.md`, which it follows)" in finding
+
+
+def test_a_chain_of_followed_files_is_followed_to_its_end_and_a_circle_ends(tmp_path: Path) -> None:
+    root = write_project(
+        tmp_path,
+        {
+            "agents/scout.md": _SCOUT,
+            "commands/a.md": "# A\n\nFollow references/b.md now.\n",
+            "references/b.md": "# B\n\nFollow references/c.md next.\n",
+            "references/c.md": "# C\n\nFollow references/d.md next.\n",
+            "references/d.md": "# D\n\nLaunch the `scout` agent.\n",
+            "commands/x.md": "# X\n\nFollow references/y.md now.\n",
+            "references/y.md": "# Y\n\nFollow references/z.md.\n",
+            "references/z.md": "# Z\n\nFollow references/y.md.\n",
+        },
+    )
+    report = json.loads(run_cli("audit", "--root", str(root), "--output-format", "json").out)
+    assert {u["path"]: u["spawning"] for u in report["units"]} == {
+        "commands/a.md": True,
+        "commands/x.md": False,
+    }

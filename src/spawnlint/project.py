@@ -168,13 +168,12 @@ def _followed_sites(
     spawning = {s.site.path for s in spawns if not s.site.is_fork}
     memo: dict[str, bool] = {}
 
-    def spawns_from(path: str, depth: int) -> bool:
+    def spawns_from(path: str) -> bool:
         if path in spawning:
             return True
-        if depth == 0 or path in memo:
-            return memo.get(path, False)
-        memo[path] = False  # a circle of references spawns nothing
-        memo[path] = any(spawns_from(t, depth - 1) for _, _, t in links.get(path, ()))
+        if path not in memo:
+            memo[path] = False  # a circle of references spawns nothing
+            memo[path] = any(spawns_from(t) for _, _, t in links.get(path, ()))
         return memo[path]
 
     taken = {(s.site.path, s.site.line) for s in spawns}
@@ -184,7 +183,7 @@ def _followed_sites(
         if unit is None:
             continue
         for line, column, target in links[path]:
-            if (path, line) not in taken and unit_ids.get(target) != unit and spawns_from(target, 3):
+            if (path, line) not in taken and unit_ids.get(target) != unit and spawns_from(target):
                 site = SpawnSite(path, line, column, Form.F6, None, None, None, None, None, "medium", False)
                 sites.append(replace(site, via=target))
                 break
