@@ -184,8 +184,11 @@ def _followed_sites(
             continue
         for line, column, target in links[path]:
             if (path, line) not in taken and unit_ids.get(target) != unit and spawns_from(target):
-                site = SpawnSite(path, line, column, Form.F6, None, None, None, None, None, "medium", False)
-                sites.append(replace(site, via=target))
+                sites.append(
+                    SpawnSite(
+                        path, line, column, Form.F6, None, None, None, None, None, "medium", False, via=target
+                    )
+                )
                 break
     return sites
 

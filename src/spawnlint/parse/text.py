@@ -40,6 +40,8 @@ def split_lines(text: str) -> list[str]:
 
 CODE_SPAN = re.compile(r"`([^`\n]+)`")
 HEADING_IN_TEXT = re.compile(r"^\s{0,3}(#{1,6})\s")
+# a list item's marker at the start of a line (match it there): "- ", "* ", "3. ", "2) "
+LIST_ITEM = re.compile(r"\s*(?:[-*+]|\d+[.)])\s")
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ from spawnlint.parse.forms.prose import (
 )
 from spawnlint.parse.forms.spec import Claims, Doc, FormSpec, Found, Pass
 from spawnlint.parse.forms.trigger import Paragraphs, Trigger, either
-from spawnlint.parse.text import FormExamples, RawSite
+from spawnlint.parse.text import LIST_ITEM, FormExamples, RawSite
 
 # "launch 5 parallel agents", "use a Haiku agent"; not "the agent template", "an Agent SDK app".
 _GENERIC = re.compile(
@@ -183,7 +183,6 @@ _DESCRIBING = re.compile(
 )
 
 
-_LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
 _BASE_FORMS = {"launches": "launch", "dispatches": "dispatch", "activates": "activate", "hands": "hand"}
 
 
@@ -191,7 +190,7 @@ def _describing_verbs(text: str) -> list[_Verb]:
     found = []
     for m in _DESCRIBING.finditer(text):
         word = m.group("verb").lower().split()[0]
-        listed = bool(_LIST_MARK.match(text[: m.start("verb")]))
+        listed = bool(LIST_ITEM.match(text[: m.start("verb")]))
         found.append(
             _Verb(m.start("verb"), m.end("verb"), _BASE_FORMS.get(word, word.removesuffix("s")), True, listed)
         )

@@ -167,7 +167,7 @@ def _in_aside(before: str) -> bool:
 # **並列 dispatch**", "spawn する"); a letter or digit after it is English going on ("a spawn into").
 _ENGLISH_GOES_ON = re.compile(r"[ \t*_]*[A-Za-z0-9]")
 _MARKUP = re.compile(r"[ \t*_]*")
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+_CJK = re.compile(f"[{vocabulary.CJK_LETTERS}]")
 
 
 def _foreign_clause(grammar: _Grammar, text: str, verb: re.Match[str]) -> tuple[int, str, bool]:

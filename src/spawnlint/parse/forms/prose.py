@@ -173,7 +173,7 @@ def is_instruction(text: str, verb: re.Match[str]) -> bool:
 
 
 _ASIDE = re.compile(r"\([^()\n]*\)")
-_CJK_AFTER = re.compile(r"[ \t*_]*[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+_CJK_AFTER = re.compile(rf"[ \t*_]*[{vocabulary.CJK_LETTERS}]")
 
 
 def _outside_asides(before: str) -> str:

@@ -17,6 +17,7 @@ from spawnlint.parse.forms.spec import Claims, Doc, Found, Pass
 from spawnlint.parse.forms.syntax import param_at
 from spawnlint.parse.forms.trigger import Paragraphs, Trigger, either
 from spawnlint.parse.text import (
+    LIST_ITEM,
     Block,
     LineIndex,
     RawSite,
@@ -88,7 +89,6 @@ def _sentences(doc: Doc, claims: Claims) -> Found:
     return Found(tuple(sites))
 
 
-_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
 # what something outside the model does: "the workflow engine will:", "The hook then:"
 _ANOTHER_WILL = re.compile(
     r"\b(?:engine|server|backend|daemon|platform|hook|hooks|ci|pipeline|scheduler|service|runner|bot)"
@@ -100,10 +100,10 @@ _ANOTHER_WILL = re.compile(
 def _done_by_another(lines: list[str], start: int) -> bool:
     """Whether the block is an item of a list whose lead says something other than the model does
     the steps."""
-    if not _LIST_ITEM.match(lines[start]):
+    if not LIST_ITEM.match(lines[start]):
         return False
     j = start - 1
-    while j >= 0 and (not lines[j].strip() or _LIST_ITEM.match(lines[j]) or lines[j][:1] in " \t"):
+    while j >= 0 and (not lines[j].strip() or LIST_ITEM.match(lines[j]) or lines[j][:1] in " \t"):
         j -= 1
     return j >= 0 and _ANOTHER_WILL.search(lines[j]) is not None
 

@@ -12,6 +12,7 @@ from spawnlint.model import Edit, Param, SpawnSite
 from spawnlint.parse.forms.spec import Removal
 from spawnlint.parse.forms.syntax import PARAM_KEYS
 from spawnlint.parse.grant import report_instruction
+from spawnlint.parse.text import LIST_ITEM
 
 _QUOTES = "\"'"
 _BARE_VALUE = re.compile(r"(?:\{[^{}\s]*\}|[^\s,(){}\[\]\"'`\\])+")
@@ -22,7 +23,6 @@ _LINE_TAIL = re.compile(r"\s*(,)?\s*(?:(?:#|//).*)?")
 _AFTER_INLINE = re.compile(r"\s*(?:[,)}\]`]|$)")
 _AFTER_SENTENCE = re.compile(r"\s*(?:[,)}\]`.;]|$)")  # F5 without code spans ends its sentence
 _BULLET_KEY = re.compile(r"(?P<lead>\s*(?:[-*+]|\d+[.)])\s+)(?:`|\*\*|__)?(?P<key>[a-z_]+)")
-_LIST_ITEM = re.compile(r"\s*(?:[-*+]|\d+[.)])\s")
 _JOIN_BEFORE = re.compile(r"(?:\s*,\s*and\s+|\s*,\s*|\s+and\s+|\s+or\s+)$")
 _SERIAL_COMMA = re.compile(r",\s+(?:and|or)\s")
 _JOIN_AFTER = re.compile(r"\s*,\s*|\s+and\s+")
@@ -287,7 +287,7 @@ def bullet_line(param: Param, path: str, lines: list[str]) -> tuple[Edit, ...]:
     if m is None or m.group("key") != param.key or m.start("key") != param.column - 1:
         return ()
     following = lines[n] if n < len(lines) else ""
-    if following.strip() and not _LIST_ITEM.match(following):
+    if following.strip() and not LIST_ITEM.match(following):
         return ()  # the item continues on the next line (indented or lazily)
     return (_delete_line(path, lines, n),)
 

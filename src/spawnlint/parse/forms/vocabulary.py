@@ -53,6 +53,8 @@ TOOL_SENTENCE_VERBS = tuple(
 # Agent nouns (each also read in the plural). The core ones name an agent in any sentence
 # ("two parallel agents"); the role nouns only as the object of a spawn verb.
 CORE_AGENT_NOUNS = ("sub(-)agent", "agent", "teammate")
+# The letters of the CJK languages (kana, CJK ideographs, Hangul): where one stands, their grammar reads.
+CJK_LETTERS = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
 ROLE_NOUNS = ("worker", "reviewer", "critic", "helper")
 # One agent by its role after a strong verb ("launch a fresh implementer"), not any agent noun.
 SPAWNED_ROLES = (
