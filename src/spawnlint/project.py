@@ -360,17 +360,31 @@ def _plugin_copies(
     plugins: Iterable[Plugin], agents: list[Agent], loaders: Mapping[str, str]
 ) -> tuple[tuple[str, str, str], ...]:
     """Pairs of plugin roots that look like copies of one plugin (the same manifest name, or most
-    of their agent names in common), with why: Claude Code installs one, the other is stale."""
+    of their agent names in common), with why: Claude Code installs one, the other is stale.
+    Only roots that share a name or an agent name are compared (a marketplace of hundreds of
+    plugins has tens of thousands of pairs, nearly all sharing nothing)."""
     names: dict[str, set[str]] = defaultdict(set)
     for agent in agents:
         if agent.path is not None and not agent.defined_in_code:
             names[loaders.get(agent.path, "")].add(agent.name.lower())
     named = sorted((p.root, p.name) for p in plugins if p.name and p.root != ".claude")
+    holders: dict[str, set[str]] = defaultdict(set)  # an agent's name, or a plugin's: its roots
+    for root, name in named:
+        holders["\0" + name.lower()].add(root)
+        for agent_name in names[root]:
+            holders[agent_name].add(root)
+    near: dict[str, set[str]] = defaultdict(set)
+    for roots in holders.values():
+        if len(roots) > 1:
+            for root in roots:
+                near[root] |= roots
+    at: dict[str, list[int]] = defaultdict(list)  # where each root stands in `named`
+    for i, (root, _) in enumerate(named):
+        at[root].append(i)
     copies = []
     for i, (root, name) in enumerate(named):
-        for other, other_name in named[i + 1 :]:
-            if other == root:
-                continue  # marketplace entries sharing one source: one folder, not a copy
+        later = sorted(j for other in near[root] - {root} for j in at[other] if j > i)
+        for other, other_name in (named[j] for j in later):
             shared = names[root] & names[other]
             if name.lower() == other_name.lower():
                 copies.append((root, other, f'both are named "{name}"'))
