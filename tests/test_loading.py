@@ -390,3 +390,30 @@ def test_a_chain_of_followed_files_is_followed_to_its_end_and_a_circle_ends(tmp_
         "commands/a.md": True,
         "commands/x.md": False,
     }
+
+
+@pytest.mark.parametrize(
+    ("skill", "spawning"),
+    [
+        ("Read `references/` before you start.\n", True),  # the folder: all its files
+        ("The prompts are in `references/*.md`.\n", True),  # a glob over the folder
+        ("Use `references/kernel.md` for delegation.\n", True),  # the file itself
+        ("Run `./references/check.sh` when done.\n", False),  # a script: its folder's notes unread
+        ("Read `references/style.md` for tone.\n", False),  # a sibling of the spawning file
+    ],
+)
+def test_a_skill_loads_the_files_and_folders_it_names_not_their_siblings(
+    tmp_path: Path, skill: str, spawning: bool
+) -> None:
+    root = write_project(
+        tmp_path,
+        {
+            "agents/scout.md": _SCOUT,
+            "skills/s/SKILL.md": "# S\n\n" + skill,
+            "skills/s/references/kernel.md": _KERNEL,
+            "skills/s/references/style.md": "# Style\n\nBe brief.\n",
+        },
+    )
+    report = json.loads(run_cli("audit", "--root", str(root), "--output-format", "json").out)
+    [unit] = report["units"]
+    assert unit["spawning"] is spawning

@@ -155,8 +155,8 @@ def followed_files(lines: list[str], body_start: int) -> tuple[tuple[int, int, s
     return tuple(found)
 
 
-# `./implementer-prompt.md`, `references/phases.md`, "the files in `templates/`": a name with its
-# suffix, and a folder's name before a slash
+# `./implementer-prompt.md`, `references/phases.md`, "the files in `templates/`": a file's name with
+# its suffix, and the names of a folder named as such (a trailing slash, or a glob in it)
 _NOT_A_PATH = re.compile(r"[^\w./-]+")
 
 
@@ -169,9 +169,10 @@ def file_refs(text: str) -> tuple[str, ...]:
         if "/" not in token and ".md" not in token:
             continue
         *folders, last = token.split("/")
-        names.update(f for f in folders if f.strip("."))
         last = last.rstrip(".")
-        if last.endswith(".md"):
+        if not last or "*" in last:  # a folder (`references/`, `prompts/*.md`): all its files
+            names.update(f for f in folders if f.strip("."))
+        elif last.endswith(".md"):  # a file: that file alone (`tests/run.sh` loads no test data)
             names.add(last)
     return tuple(sorted(names))
 
