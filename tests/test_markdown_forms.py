@@ -478,3 +478,28 @@ def test_a_sentence_that_introduces_an_example_document_spawns_nothing() -> None
     assert sites(example) == []
     assert sites(own) == [("F6", 1, None, None)]
     assert sites(prompt) == [("F6", 1, None, "learning-writer")]
+
+
+def test_a_call_inside_a_file_shown_whole_is_no_site() -> None:
+    """A command template in a markdown fence (frontmatter first) shows its author a file: its
+    `Task(...)` is the template's, not this unit's. A markdown fence without frontmatter is often
+    the prompt, and a plain fence holds the unit's own call."""
+    template = (
+        "### Command template\n\n```markdown\n---\ndescription: Refine\n---\n\n"
+        'Task(\n  subagent_type="planner",\n  prompt="Refine the task"\n)\n```\n'
+    )
+    own = '### Refine\n\n```\nTask(\n  subagent_type="planner",\n  prompt="Refine the task"\n)\n```\n'
+    assert sites(template) == []
+    assert sites(own) == [("F1", 4, None, "planner")]
+
+
+def test_a_call_in_the_example_column_of_a_tool_table_is_no_site() -> None:
+    """A reference table of tools shows how each call is written; a table whose column is the
+    agent to spawn is F7's."""
+    reference = (
+        "| Tool | Purpose | Example |\n|---|---|---|\n"
+        '| `Task` | Delegate to subagent | `Task(subagent_type="planner", prompt="...")` |\n'
+    )
+    spawns = '| Step | Call |\n|---|---|\n| 1 | `Task(subagent_type="planner", prompt="Plan it")` |\n'
+    assert sites(reference) == []
+    assert [s[0] for s in sites(spawns)] == ["F1"]

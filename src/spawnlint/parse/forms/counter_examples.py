@@ -1,5 +1,6 @@
 """Counter-examples: spawns shown as wrong (under WRONG / Bad / ❌ / Don't headings, lead lines
-and fence comments) and `<example>` dialogues, which are not spawn sites."""
+and fence comments), `<example>` dialogues and whole files shown in a markdown fence, which are
+not spawn sites."""
 
 from __future__ import annotations
 
@@ -57,9 +58,42 @@ def example_lines(lines: list[str]) -> set[int]:
     return inside
 
 
+_DOCUMENT_FENCE = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})\s*(?:markdown|md)\b", re.IGNORECASE)
+
+
+def opens_a_document(lines: list[str], at: int) -> bool:
+    """Whether line `at` opens a markdown fence that holds a whole file with frontmatter: a command
+    or agent shown to the author (a template, an example), whose instructions are not its own."""
+    return bool(_DOCUMENT_FENCE.match(lines[at])) and at + 1 < len(lines) and lines[at + 1].strip() == "---"
+
+
+_EXAMPLE_HEADER = re.compile(r"^\s*(?:\*\*)?(?:examples?|e\.g\.?|usage|sample|syntax)\b", re.IGNORECASE)
+
+
+def _in_example_column(lines: list[str], line: int, column: int) -> bool:
+    """Whether the position is in a table cell under an "Example" (or "Usage", "Syntax") header:
+    a reference table of tools shows how a call is written (`| Task | Delegate | `Task(...)` |`)."""
+    if not lines[line].lstrip().startswith("|"):
+        return False
+    top = line
+    while top > 0 and lines[top - 1].lstrip().startswith("|"):
+        top -= 1
+    if top == line:
+        return False  # the header row itself
+    cell = lines[line][: column - 1].count("|") - 1
+    headers = lines[top].strip().strip("|").split("|")
+    return 0 <= cell < len(headers) and bool(_EXAMPLE_HEADER.match(headers[cell]))
+
+
 def is_counter_example(structure: Structure, site: RawSite) -> bool:
     """A spawn shown as wrong: under a heading or lead line marked WRONG / Bad / ❌ / Don't...
-    "Never"/"Don't" leads often introduce the *right* way too, so they mark only named spawns."""
+    "Never"/"Don't" leads often introduce the *right* way too, so they mark only named spawns.
+    A spawn inside a file shown whole (a command template in a markdown fence) is shown, not run."""
+    opened = site.block.fence_open
+    if site.block.kind == "fence" and opened is not None and opens_a_document(structure.lines, opened):
+        return True
+    if _in_example_column(structure.lines, site.line, site.column):
+        return True
     named = any(p.key == "name" for p in site.params)
     first_emoji, trailing = _line_marks(structure.lines[site.line])
     # A ❌ before the call marks it (`❌ Task(...)`); one inside its prompt does not.

@@ -97,6 +97,8 @@ _HARNESS = re.compile(
     r"\b(?:claude\s+code|codex|gemini|cursor|opencode|copilot|cli|terminal|process|headless)\b", re.IGNORECASE
 )
 _HEADLESS = re.compile(r"\bheadless\b", re.IGNORECASE)
+# "invoke `x`" with no agent word near runs a skill, a command or a CLI as often as an agent
+_AGENT_WORD = re.compile(rf"{CORE_NOUN}\b|\b(?:Agent|Task)\b", re.IGNORECASE)
 _SELF = re.compile(r"\b(?:this|that|the\s+same|each|which|whose)\s+(?:sub-?)?agent\b", re.IGNORECASE)
 
 
@@ -129,7 +131,8 @@ def sentence_spawns(text: str) -> list[ProseSpawn]:
             if len(refs) == 1 and names:
                 target, at = refs[0]
                 return [ProseSpawn(Form.F6, verb.start, target, at, n, o) for n, o in names]
-            return [ProseSpawn(Form.F6, verb.start, n, o, None, 0) for n, o in refs]
+            unsure = word == "invoke" and not _AGENT_WORD.search(text, verb.end, refs[-1][1] + 80)
+            return [ProseSpawn(Form.F6, verb.start, n, o, None, 0, unsure and n[:1] != "$") for n, o in refs]
         clause = re.split(r"[.;:!?]\s", rest[:160], maxsplit=1)[0]
         if word in STRONG_VERBS and _AS_SUBAGENTS.search(clause):
             return [ProseSpawn(Form.F6, verb.start, None, 0, None, 0)]  # "dispatch them as sub-agents"
@@ -474,6 +477,13 @@ EXAMPLES = FormExamples(
         "Use this skill when an upstream agent (Experience-Owner or Issue-Planner) exits its phase.",
         "The facts can appear stale in a subagent's injected `<env>` block.",  # what it has
         "Launch a browser and open the page.",
+        "- **Invoke `rg-fast`, never `grep`**: the alias collides with a shell builtin.",  # a CLI
+        "Option 2: invoke `notes:outline` and pass the draft's path along.",  # a skill
+        "For a full design, use `/arch:plan --deep` command which invokes the deep-architect agent.",
+        'Name patterns generically (e.g., "Use Task() to delegate to specialist agents").',  # quoted
+        "When a job is run by an agent, it starts from a clean checkout.",  # a CI runner, passive
+        "Use the existing `load_user_row` helper instead of raw SQL.",  # a function
+        "Run `pool dispatch` to record a new agent entry.",  # a verb in a command's name
     ),
 )
 

@@ -25,6 +25,11 @@ from spawnlint.parse.forms.syntax import as_written, classify, is_absent
 from spawnlint.parse.forms.trigger import Paragraphs, Trigger, either
 from spawnlint.parse.text import CODE_SPAN, Block, FormExamples, RawSite
 
+_NAMED_NOT_AN_AGENT = re.compile(
+    r"\s+(?:the\s+)?(?:\*\*)?`[^`\n]+`(?:\*\*)?\s+(?:skill|command|subcommand|script|tool|cli|workflow|hook|mcp)s?\b",
+    re.IGNORECASE,
+)
+
 
 def spawn_lead(text: str) -> str | None:
     """How strongly a sentence introduces a list of agents to spawn: "strong" (`Spawn three
@@ -36,6 +41,8 @@ def spawn_lead(text: str) -> str | None:
         after = text[verb.end() :]
         if re.match(r"\s+(?:whenever|when|if|after|before|once|while|unless|on)\b", after, re.IGNORECASE):
             continue  # "Invoke whenever:" lists occasions, not agents
+        if _NAMED_NOT_AN_AGENT.match(after):
+            continue  # "Invoke the `jtbd` skill with this context:" lists its inputs
         agents = re.search(rf"{AGENT_NOUN}|\b{GROUP_NOUN}\b", after, re.IGNORECASE)
         if word in STRONG_VERBS and (agents or text.rstrip().endswith(":")):
             return "strong"
@@ -225,6 +232,7 @@ EXAMPLES = FormExamples(
     invalid=(
         "Read these files:\n\n- **security-auditor**\n- **code-reviewer**\n",
         "以下のエージェントは実行しない：\n\n- @agent-review-srp-reviewer\n",
+        "Invoke the `docs:summarise` skill with this context:\n\n- `ticket_id`: the ticket\n- `pr`: the PR\n",
     ),
 )
 

@@ -21,7 +21,8 @@ _FOREIGN_REF = re.compile(
     r"|(?<![\w@])@(?:agent-)?(?P<mention>[a-z][\w.-]*(?::[\w.-]+)*)"
     rf"|(?<![A-Za-z0-9_`*@-])(?P<builtin>{BUILTINS})(?![A-Za-z0-9_`*-])"  # "Exploreエージェントを spawn する"
 )
-_CLAUSE_END = re.compile(r"[。！？!?；;]|[.:](?:\s|$)")
+_CLAUSE_END = re.compile(r"[。！？!?；;，|]|——|[.:](?:\s|$)")  # | ends a table cell
+_COMMA = re.compile(r",")  # a clause's end too where words have no spaces (Chinese written with ",")
 _FOREIGN_WINDOW = 80  # characters between a verb and its agent (CJK sentences are short)
 
 
@@ -83,10 +84,9 @@ def _nouns(grammar: _Grammar, noun: re.Pattern[str], clause: str) -> list[re.Mat
         return [
             m
             for m in noun.finditer(clause)
-            if not (
-                language.modifier_particles
-                and clause[m.end() :].lstrip().startswith(language.modifier_particles)
-            )
+            if not clause[m.end() :]
+            .lstrip()
+            .startswith((*language.modifier_particles, *language.subordinators))
         ]
     found = []
     for m in noun.finditer(clause):
@@ -199,8 +199,15 @@ def _foreign_clause(grammar: _Grammar, text: str, verb: re.Match[str]) -> tuple[
         negated = grammar.negation.match(text, markup.end() if markup else verb.end()) is not None
     else:
         clause_start = verb.end()
-        end = _CLAUSE_END.search(text, verb.end(), verb.end() + _FOREIGN_WINDOW)
-        clause = text[clause_start : end.start() if end else verb.end() + _FOREIGN_WINDOW]
+        limit = verb.end() + _FOREIGN_WINDOW
+        end = _CLAUSE_END.search(text, verb.end(), limit)
+        comma = None if grammar.language.spaced else _COMMA.search(text, verb.end(), limit)
+        cut = min((m.start() for m in (end, comma) if m is not None), default=limit)
+        clause = text[clause_start:cut]
+        language = grammar.language
+        after = verb.end() + (text[verb.end() : verb.end() + 1] in language.verb_complements)
+        if language.modifier_particles and text.startswith(language.modifier_particles, after):
+            return verb.end(), "", True  # "手工派出的 sub-agent": a verb that modifies a noun
         before = _CLAUSE_END.split(text[max(0, verb.start() - 30) : verb.start()])[-1]
         negated = grammar.negation.search(before) is not None or (
             grammar.language.code == "de" and grammar.negation.search(clause) is not None
@@ -496,6 +503,10 @@ EXAMPLES = (
             "不要同时启动 Agents。",
             "生成子智能体的提示词模板。",  # the prompt is made, not a sub-agent
             "生成测试报告。",
+            "手工派出的 sub-agent 也要登记。",  # one sent before: the verb modifies the noun
+            "| 派发 sub-agent 后进入等待 | 设置提醒 |",  # after it: a time, not a step
+            "凡派发皆登记——sub-agent、后台 shell 都进花名册。",  # the dash ends the clause
+            "如何派发子代理，见参考文档。",  # how to: a topic
         ),
     ),
     FormExamples(

@@ -143,6 +143,9 @@ class ProseSpawn:
     target_offset: int
     name: str | None
     name_offset: int
+    # what it names spawns only if that is an agent of the project ("invoke `x`" may run a skill,
+    # a command or a CLI just as well): the project stage confirms it
+    candidate: bool = False
 
 
 _NOUN_BEFORE = re.compile(
@@ -163,16 +166,20 @@ def is_instruction(text: str, verb: re.Match[str]) -> bool:
         # languages read ("invoke しない", "spawn する")
     if _QUOTE_OPENS.search(before) and _QUOTE_CLOSES.match(text, verb.end()):
         return False  # a quoted label ("Delegate to subagent" as an option, a todo item)
+    if text.count("`", 0, verb.start()) % 2 and "`" in text[verb.end() : verb.end() + 200]:
+        return False  # in a code span: a command's name (`worker dispatch`), a phrase quoted
     return not (
         # "do **not** fan out"; not "(it never means none), then spawn": an aside closed before the verb
         NEGATION.search(_outside_asides(before.replace("*", "").replace("__", "")))
         or _NOUN_BEFORE.search(before)
+        or _PASSIVE.search(before)
         or _BY_A_COMMAND.search(before)
         or _THIRD_PARTY.search(before)
     )
 
 
 _ASIDE = re.compile(r"\([^()\n]*\)")
+_PASSIVE = re.compile(r"\b(?:is|are|was|were|been|being)\s+$", re.IGNORECASE)  # "a step is run by an agent"
 _CJK_AFTER = re.compile(rf"[ \t*_]*[{vocabulary.CJK_LETTERS}]")
 
 
@@ -183,7 +190,7 @@ def _outside_asides(before: str) -> str:
     return before[before.rfind(")") + 1 :]
 
 
-_QUOTE_OPENS = re.compile(r"(?:^|[\s(:\[])[\"“]\s*$")
+_QUOTE_OPENS = re.compile(r"(?:^|[\s(:\[])[\"“][^\"”\n]{0,60}$")  # ("Use Task() to delegate …")
 _QUOTE_CLOSES = re.compile(r"[^\"”\n.!?]{0,80}[\"”]")
 # "Users can invoke agents manually", "Claude uses Task tool to launch agent": what someone
 # else does, described ("you" is the model the prompt instructs)
@@ -219,6 +226,8 @@ def references(rest: str, base: int, strong: bool, whole_sentence: bool = False)
     text = rest if whole_sentence else rest[:160]
     stop = None if whole_sentence else re.search(r"[.;:]\s|\bthen\b|\bafter\b|\bwhen\b|\bif\b", text)
     text = text[: stop.start()] if stop else text
+    if not whole_sentence and (clause := _RELATIVE_CLAUSE.search(text)):
+        text = text[: clause.start()]  # "use the `/plan` command, which invokes the x agent"
     found: dict[str, int] = {}
     patterns = [_NAMED_REF, _PLAIN_REF, _NOUN_THEN_IDS, _VARIABLE_REF]
     if whole_sentence:
@@ -239,6 +248,15 @@ def references(rest: str, base: int, strong: bool, whole_sentence: bool = False)
                     found.setdefault(more.group("name"), base + more.start("name"))
                     pos = more.end()
     return sorted(found.items(), key=lambda item: item[1])
+
+
+# A relative clause says what the object does: its agents are governed by its own verb, not the
+# sentence's ("Use `/rd:plan` command which invokes the super-architect agent").
+_RELATIVE_CLAUSE = re.compile(
+    r",?\s+(?:which|that|who)\s+(?:(?:also|then|in\s+turn)\s+)?"
+    r"(?:invokes|launches|spawns|dispatches|runs|calls|delegates|starts|uses|creates|hands)\b",
+    re.IGNORECASE,
+)
 
 
 def governed(between: str) -> bool:
@@ -271,6 +289,8 @@ def _agent_like(name: str, m: re.Match[str]) -> bool:
         return False  # a file, not an agent
     if re.search(r"[a-z]\.[A-Za-z_]", name) or code_like(name):
         return False  # `lazyItems.itemKey`, `resolveActionResult`: code (agent names have no capitals)
+    if "_" in name and m.group(0).rstrip().lower().endswith(("helper", "helpers")):
+        return False  # "use the existing `find_by_email` helper": a function
     if m.re is _PLAIN_REF and _HYPHENATED_ADJECTIVE.search(name):
         return False  # "production-ready agents", "LLM-based agents": a kind of agent, not its name
     if m.re is FROM_REF and not m.group(0).rstrip().lower().endswith("agent"):

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from spawnlint.model import Form, Sentence
 from spawnlint.parse.forms import f6_prose, f8_team, languages, vocabulary
-from spawnlint.parse.forms.counter_examples import example_lines
+from spawnlint.parse.forms.counter_examples import example_lines, opens_a_document
 from spawnlint.parse.forms.prose import ProseSpawn, no_instruction
 from spawnlint.parse.forms.rule_sentence import is_rule_sentence
 from spawnlint.parse.forms.spec import Claims, Doc, Found, Pass
@@ -120,11 +120,9 @@ def _sites(
             params.append(param_at("subagent_type", spawn.target, index, spawn.target_offset))
         if spawn.name:
             params.append(param_at("name", spawn.name, index, spawn.name_offset))
-        sites.append(RawSite(spawn.form, line, column, None, tuple(params), block, "medium", candidate))
+        unsure = candidate or spawn.candidate
+        sites.append(RawSite(spawn.form, line, column, None, tuple(params), block, "medium", unsure))
     return sites
-
-
-_DOCUMENT_FENCE = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})\s*(?:markdown|md)\b", re.IGNORECASE)
 
 
 def _introduces_an_example(lines: list[str], block: Block) -> bool:
@@ -134,9 +132,7 @@ def _introduces_an_example(lines: list[str], block: Block) -> bool:
     if not lines[block.end - 1].rstrip().endswith(":"):
         return False
     nxt = next((j for j in range(block.end, min(len(lines), block.end + 3)) if lines[j].strip()), None)
-    if nxt is None or not _DOCUMENT_FENCE.match(lines[nxt]):
-        return False
-    return nxt + 1 < len(lines) and lines[nxt + 1].strip() == "---"
+    return nxt is not None and opens_a_document(lines, nxt)
 
 
 def _quoted_instruction(doc: Doc, block: Block) -> bool:

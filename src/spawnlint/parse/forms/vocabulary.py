@@ -232,8 +232,12 @@ class Language:
     and_particles: tuple[str, ...] = ()
     # the word for "tool" after a tool's name ("Agent ツール"): the tool named makes a verb a spawn
     tool_words: tuple[str, ...] = ()
-    # after a noun, a particle that makes it a modifier of the object, not the object ("的")
+    # after a noun, a particle that makes it a modifier of the object, not the object ("的"); after
+    # a verb that comes first, one that makes the verb a modifier ("派出的 sub-agent": one sent)
     modifier_particles: tuple[str, ...] = ()
+    # after the object, words that make the verb's clause a time or condition ("派发 sub-agent 后")
+    subordinators: tuple[str, ...] = ()
+    verb_complements: tuple[str, ...] = ()  # what may follow a verb before a modifier particle ("派了的")
 
 
 LANGUAGES = (
@@ -326,10 +330,14 @@ LANGUAGES = (
         verbs=("派发", "派出", "派", "启动", "调用", "委派", "委托", "召唤", "生成"),
         subagent_nouns=("子代理", "子智能体"),
         agent_nouns=("智能体", "代理"),
-        negations=("不要", "不必", "无需", "禁止", "不", "别", "勿", "会"),
+        # 怎么/如何: "how to dispatch" names a topic, it does not tell the model to
+        negations=("不要", "不必", "无需", "禁止", "不", "别", "勿", "会", "怎么", "如何"),
         spaced=False,
         false_friends=("派生", "流派", "党派", "派对", "气派"),
-        modifier_particles=("的",),  # "生成子智能体的提示词": the prompt is what is made
+        # "生成子智能体的提示词": the prompt is what is made; "派出的 sub-agent": one sent before
+        modifier_particles=("的",),
+        subordinators=("之后", "以后", "后", "时"),  # "派发 sub-agent 后进入等待": after it, a time
+        verb_complements=("出", "了", "过"),
         parallel=("并行", "并发", "同时"),
         tool_words=("工具",),
     ),
