@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from spawnlint.model import Edit, Form, Param, ValueKind
 from spawnlint.parse.forms import languages, removal, vocabulary
+from spawnlint.parse.forms.counter_examples import opens_a_document
 from spawnlint.parse.forms.prose import (
     BUILTINS,
     COMPOUND_HEAD,
@@ -662,11 +663,15 @@ def _prompt_leads(doc: Doc, claims: Claims) -> Found:
 PROMPT_LEADS = Pass("prompt leads", (Form.F6,), PROMPT_LEAD_TRIGGER, _prompt_leads)
 
 
-# A step's worker named by a label: "- Agent: `qa-tester` (sonnet) for standard tests". A candidate:
-# the name must be an agent of the project.
+# A step's worker named by a label: "- Agent: `qa-tester` (sonnet) for standard tests", and the
+# call format a skill gives in a fence ("Agente: api-designer" over "Tarea: ..."), in any language
+# that writes words apart. A candidate: the name must be an agent of the project. In a fence the
+# label is capitalised ("Agent:"): a lower-case `agent:` there is a YAML key (a fork's frontmatter).
+_LABEL_NOUNS = ("sub-agent", "subagent", "agent", *vocabulary.SPACED_AGENT_NOUNS)
 _AGENT_LABEL = re.compile(
-    r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*)?(?:sub-?agent|agent)(?:\*\*)?\s*:\s*(?:\*\*)?\s*"
-    r"`(?P<name>[a-z][\w-]*(?::[a-z][\w-]*)?)`",
+    rf"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*)?(?P<noun>{vocabulary.alternation(_LABEL_NOUNS)})(?:\*\*)?\s*:\s*"
+    r"(?:\*\*)?\s*(?:`(?P<name>[a-z][\w-]*(?::[a-z][\w-]*)?)`"
+    r"|(?P<plain>[a-z][a-z0-9]*(?:[-:][a-z0-9]+)+)(?=\s|$|[.,;(]))",
     re.IGNORECASE,
 )
 
@@ -675,19 +680,27 @@ def _has_agent_label(text: str, low: str, paragraphs: Paragraphs) -> bool:
     return any(_AGENT_LABEL.match(line) for line in text.split("\n"))
 
 
-AGENT_LABEL_TRIGGER = Trigger(("agent:", "agent**:"), _has_agent_label)
+_LABEL_PROBES = [vocabulary.probe(noun) + colon for noun in _LABEL_NOUNS for colon in (":", "**:")]
+AGENT_LABEL_TRIGGER = Trigger(
+    tuple(p for p in dict.fromkeys(_LABEL_PROBES) if not any(q != p and q in p for q in _LABEL_PROBES)),
+    _has_agent_label,
+)
 
 
 def _agent_labels(doc: Doc, claims: Claims) -> Found:
     lines = doc.lines
     sites: list[RawSite] = []
-    for block in doc.blocks(AGENT_LABEL_TRIGGER, ("paragraph",)):
+    for block in doc.blocks(AGENT_LABEL_TRIGGER, ("paragraph", "fence")):
+        fenced = block.kind == "fence"
+        if fenced and block.fence_open is not None and opens_a_document(lines, block.fence_open):
+            continue  # a file shown whole
         for j in range(block.start, block.end):
             m = _AGENT_LABEL.match(lines[j])
-            if m is None or j in claims.lines:
+            if m is None or j in claims.lines or (fenced and not m.group("noun")[:1].isupper()):
                 continue
-            column = m.start("name") + 1
-            param = Param("subagent_type", m.group("name"), ValueKind.LITERAL, j, column, j, column)
+            group = "name" if m.group("name") else "plain"
+            column = m.start(group) + 1
+            param = Param("subagent_type", m.group(group), ValueKind.LITERAL, j, column, j, column)
             sites.append(RawSite(Form.F6, j, column, None, (param,), block, "medium", candidate=True))
     return Found(tuple(sites), frozenset(s.line for s in sites))
 

@@ -34,6 +34,10 @@ class _Grammar:
     agent: re.Pattern[str]
     negation: re.Pattern[str]
     parallel: re.Pattern[str] | None
+    role: re.Pattern[str]  # an agent by its role ("各 reviewer を並列起動"): spawned when in parallel
+
+
+_ROLES = re.compile(rf"\b{vocabulary.alternation(vocabulary.SPAWNED_ROLES, plural=True)}\b", re.IGNORECASE)
 
 
 def _grammar(language: vocabulary.Language) -> _Grammar:
@@ -57,6 +61,7 @@ def _grammar(language: vocabulary.Language) -> _Grammar:
         ),
         words(language.negations),
         words(language.parallel) if language.parallel else None,
+        _ROLES,
     )
 
 
@@ -191,7 +196,8 @@ def _foreign_clause(grammar: _Grammar, text: str, verb: re.Match[str]) -> tuple[
         ends = [
             m.end()
             for m in _CLAUSE_END.finditer(text, start, verb.start())
-            if not _in_aside(text[start : m.start()])  # "（subagent_type: `Explore`）" ends nothing
+            # "（subagent_type: `Explore`）" and "`model: opus`" end nothing
+            if not _in_aside(text[start : m.start()]) and not text.count("`", 0, m.start()) % 2
         ]
         clause_start = ends[-1] if ends else start
         clause = text[clause_start : verb.start()]
@@ -238,11 +244,15 @@ def foreign_lead(text: str) -> bool:
 
 # An agent named plainly after a verb of a language that puts its verb first, to be confirmed
 # against the project's agents: "Fuehre den Architecture Scout ... durch", "Lanza el planner".
-_ARTICLE = r"(?:(?:den|die|das|dem|einen|eine|el|la|los|las|un|una|le|les|l'|o|a|os|as|um|uma)\s+)?"
+_ARTICLE = r"(?:(?:den|die|das|dem|einen|eine|el|al|la|los|las|un|una|le|les|l'|au|o|a|ao|os|as|um|uma)\s+)?"
 _FOREIGN_NAME = r"(?P<name>`[^`\s]{2,60}`|\*\*[^*\n]{2,60}\*\*|[A-Za-z][\w:-]*(?:\s+[A-Z][\w-]*){0,2})"
+# "el agente docs-expert", "al agente especializado `x`": the noun (and a word describing it) first
+_NOUN_FIRST = vocabulary.alternation(vocabulary.SPACED_AGENT_NOUNS)
 
 
-_AFTER_VERB = re.compile(rf"\s+(?i:{_ARTICLE}){_FOREIGN_NAME}")
+_AFTER_VERB = re.compile(
+    rf"\s+(?i:{_ARTICLE})(?P<noun>(?i:{_NOUN_FIRST})\s+(?:[a-zà-ÿ]+\s+)?)?{_FOREIGN_NAME}"
+)
 
 
 # An agent named plainly as the object of a verb that comes last, to be confirmed against the
@@ -295,14 +305,13 @@ def foreign_mentions(text: str) -> list[ProseSpawn]:
         if not grammar.language.spaced:
             continue
         for verb in grammar.verb.finditer(text):
-            if (
-                _foreign_clause(grammar, text, verb)[2]
-                or verb.group(0).lower() in grammar.language.weak_verbs
-            ):
-                continue  # negated, or a verb of using: "utilise WebFetch" names a tool
+            if _foreign_clause(grammar, text, verb)[2]:
+                continue  # negated
             m = _AFTER_VERB.match(text[verb.end() : verb.end() + 120])
-            if m is None:
-                continue
+            if m is None or (
+                m.group("noun") is None and verb.group(0).lower() in grammar.language.weak_verbs
+            ):
+                continue  # a verb of using: "utilise WebFetch" names a tool, "usa el agente x" an agent
             raw = m.group("name").rstrip(".,;:!?")
             name = raw.strip("`*")
             if len(name) < 3 or code_like(name):
@@ -379,7 +388,7 @@ def foreign_spawns(text: str) -> list[ProseSpawn]:
                     # "并发启动 Agents": the manner right before a verb that comes first
                     or grammar.parallel.search(text, max(0, verb.start() - 4), verb.start()) is not None
                 )
-                and bool(_nouns(grammar, grammar.agent, clause))
+                and bool(_nouns(grammar, grammar.agent, clause) or _nouns(grammar, grammar.role, clause))
             )
             handed = None if grammar.language.verb_last else _TO_A_MENTION.match(text, verb.end())
             if handed:  # "委派给 @code-reviewer", "Délègue à @critic": an agent by its @-mention
@@ -425,9 +434,18 @@ def _has_verb(text: str, low: str, paragraphs: Paragraphs) -> bool:
 
 
 _NOUN_PROBES = vocabulary.probes((*_FOREIGN_NOUNS, "agent"))
+# agents by their role, started in parallel ("各 reviewer を並列起動"): the CJK word for "in
+# parallel" stands for the noun in the gate (English text never holds it)
+_PARALLEL_PROBES = vocabulary.probes(
+    w for lang in vocabulary.LANGUAGES if not lang.spaced for w in lang.parallel
+)
 # "@" lets a block with "委派给 @x" through to the verb test; the word test (which decides whether a
 # Python string is read at all) takes the words before the mention, not every decorator's "@"
-TRIGGER = Trigger((*_NOUN_PROBES, "@"), _has_verb, words=(*_NOUN_PROBES, *_MENTION_LEADS))
+TRIGGER = Trigger(
+    (*_NOUN_PROBES, *_PARALLEL_PROBES, "@"),
+    _has_verb,
+    words=(*_NOUN_PROBES, *_PARALLEL_PROBES, *_MENTION_LEADS),
+)
 
 
 # Another language's F6, one entry per language of vocabulary.LANGUAGES (the shapes of issue 19).
@@ -443,6 +461,7 @@ EXAMPLES = (
             "Agent ツールを使って、3 人のレビュアーを同じメッセージでスポーンする。",  # the tool as the means
             "調査には Agent tool（subagent_type: `Plan`）を使用する。",  # an aside before the particle
             "大きな差分では Plan エージェントを spawn する。",  # a built-in named plainly
+            "各 reviewer を `model: opus`、`effort: max` で並列起動する。",  # roles, in parallel
             "`agent-writer` エージェントと `agent-spec` スキルを使用して定義を書く。",  # two objects
             "定義を Read し、プロンプトを埋め込んで Agent ツールを呼ぶ。",
             "観点ごとのエージェントを**並列で**起動する。",  # agents started in parallel
@@ -451,6 +470,8 @@ EXAMPLES = (
         ),
         invalid=(
             "サブエージェントを起動しない。",
+            "テストを並列起動する。",  # tests in parallel: no role, no agent
+            "reviewer は `max` で深い推論を優先する。",  # a role as the subject
             "このエージェントは `lint` を実行する。",  # the agent does the running: no agent shape
             "メインエージェントで実行する。",  # the main agent: no agent shape
             "それ以外のサブエージェントを起動してはならない。",

@@ -383,12 +383,16 @@ LANGUAGES = (
             "ejecutar",
             "utiliza",
             "utilizar",
+            "usa",
+            "usar",
+            "delegando",  # "Diseña los endpoints delegando al agente `api-designer`"
+            "invocando",
         ),
         subagent_nouns=("subagente(s)", "sub-agente(s)"),
         agent_nouns=("agente(s)",),
         negations=("no", "nunca", "jamás"),
         parallel=("en paralelo",),
-        weak_verbs=("utiliza", "utilizar"),
+        weak_verbs=("utiliza", "utilizar", "usa", "usar"),
     ),
     Language(
         "fr",
@@ -433,4 +437,13 @@ LANGUAGES = (
         negations=("não", "nunca", "jamais"),
         parallel=("em paralelo",),
     ),
+)
+
+# An agent noun of a language that writes words apart (its sub-agent nouns first): what may stand
+# before an agent's plain name ("el agente docs-expert") or label a step ("Agente: api-designer")
+SPACED_AGENT_NOUNS = tuple(
+    noun
+    for language in LANGUAGES
+    if language.spaced
+    for noun in (*language.subagent_nouns, *language.agent_nouns)
 )
