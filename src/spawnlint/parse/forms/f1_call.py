@@ -38,13 +38,29 @@ def find_calls(text: str) -> list[Match]:
             brace = text.index("{", inner_start)
             inner_start, inner = brace + 1, text[brace + 1 : close].rstrip()[:-1]
         params = split_params(inner, inner_start)
-        if is_spawn_params(params) or (_elided(inner) and any(p.key in PARAM_KEYS for p in params)):
+        if (
+            is_spawn_params(params)
+            or (_agent_only(params) and _PROMPT_AFTER.match(text, close + 1) is not None)
+            or (_elided(inner) and any(p.key in PARAM_KEYS for p in params))
+        ):
             found.append(Match(m.start(), close + 1, m.group(1), tuple(params)))
             continue
         positional = _positional_spawn(text, inner_start, inner, close)
         if positional is not None:
             found.append(Match(m.start(), close + 1, m.group(1), (positional,)))
     return found
+
+
+# keys only the Agent tool takes: `Task(run_in_background=true) — "run the tests"` is a spawn
+# with its other arguments left to the model, where its prompt follows ("worktrees created by
+# `Agent(isolation: "worktree")`" names the tool; another framework's `Task(description=...)` is
+# no spawn)
+_AGENT_ONLY_KEYS = frozenset({"run_in_background", "isolation"})
+
+
+def _agent_only(params: list[RawParam]) -> bool:
+    keys = {p.key for p in params}
+    return bool(keys) and keys <= PARAM_KEYS and bool(keys & _AGENT_ONLY_KEYS)
 
 
 _ELIDED = re.compile(r"(?:^|,)\s*(?:\.\.\.|…)\s*(?:,|$)")
@@ -154,9 +170,12 @@ EXAMPLES = FormExamples(
         'Agent(subagent_type: "shop:critic", name: "c1", prompt: "Review the plan.")',
         'Task(subagent_type="general-purpose", description="Research", prompt="Find the bug")',
         'Task(name="auditor", ...)',
+        'Task(run_in_background=true) — "run the tests"',  # the Agent tool's own key
     ),
     invalid=(
         'new Agent({name: "x", instructions: "y"})',
+        'Task(description="Write the report", expected_output="A summary")',  # another framework
+        '| `.claude/worktrees/` | checkouts made by `Agent(isolation: "worktree")` |',  # named
         "The Agent (see below) decides.",
         "This command pre-approves `Agent(critic)` and `Task(Explore)` so other commands need no prompt.",
     ),

@@ -78,7 +78,7 @@ _DESCRIBED = re.compile(
     r"^\s*(?:(?:to\s+)?(?:the|a|an|all|any|each|both)\s+|to\s+)?"
     r"(?:(?!(?:and|or|nor|than|as|like|of|from|if|when|to|the|a|an|this|that|its|their)\s)[\w`-]+\s+){0,4}?"
     r"(?:to\s+(?:(?:the|a|an)\s+)?)?"  # "Delegate the work to sub-agents"
-    rf"(?:{CORE_NOUN}|(?:reviewer|critic)s)\b" + COMPOUND_HEAD,
+    rf"\(?(?:{CORE_NOUN}|(?:reviewer|critic|worker)s)\b" + COMPOUND_HEAD,
     re.IGNORECASE,
 )
 # After any verb, spawned agents (sub-agents, teammates) with a few words or none: "Use subagents
@@ -415,6 +415,9 @@ EXAMPLES = FormExamples(
         "Dispatch an independent reviewer or subagent only when the user explicitly requests one.",
         "If the host supports subagents, launch one with `code-reviewer.md`.",  # a pronoun
         "If the host supports subagents, launch a fresh implementer.",  # one agent by its role
+        "For a large audit, fan the work out to fresh-context agents, one per plugin.",  # split
+        "Re-dispatch a fresh verification agent against the merged tree.",
+        "Dispatch spoke workers (sub-agents) into their worktrees.",
     ),
     invalid=(
         "Do not spawn the **security-auditor** agent.",
@@ -485,6 +488,8 @@ EXAMPLES = FormExamples(
         "When a job is run by an agent, it starts from a clean checkout.",  # a CI runner, passive
         "Use the existing `load_user_row` helper instead of raw SQL.",  # a function
         "Run `pool dispatch` to record a new agent entry.",  # a verb in a command's name
+        "The pre-dispatch gate runs before any agent starts.",
+        "Dispatch the build to CI workers.",
     ),
 )
 

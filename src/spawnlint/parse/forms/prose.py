@@ -13,10 +13,17 @@ from spawnlint.parse.forms import vocabulary
 from spawnlint.parse.forms.syntax import PARAM_KEYS
 from spawnlint.parse.forms.trigger import Paragraphs, Trigger, is_word_char
 
-_VERB_WORDS = vocabulary.alternation(
-    (*vocabulary.STRONG_VERBS, *vocabulary.PHRASAL_VERBS, *vocabulary.WEAK_VERBS)
+# a phrasal verb may hold a short object: "fan the work out to agents", "hand it off"
+_PHRASAL = "|".join(
+    rf"{vocabulary.pattern(first)}\s+(?:[a-z]+\s+){{0,2}}?{vocabulary.pattern(last)}"
+    for first, last in (verb.split() for verb in vocabulary.PHRASAL_VERBS)
 )
-VERB_RE = re.compile(rf"(?<![\w`/:-]){_VERB_WORDS}(?![\w-])", re.IGNORECASE)  # not `/delegate`
+_VERB_WORDS = (
+    f"(?:{vocabulary.alternation(vocabulary.STRONG_VERBS)[3:-1]}|{_PHRASAL}"
+    f"|{vocabulary.alternation(vocabulary.WEAK_VERBS)[3:-1]})"
+)
+# not `/delegate`, `x-run`; "re-dispatch" is the verb again
+VERB_RE = re.compile(rf"(?:(?<=\bre-)|(?<![\w`/:-])){_VERB_WORDS}(?![\w-])", re.IGNORECASE)
 
 
 def verb_in(text: str, start: int, end: int) -> bool:
@@ -268,7 +275,7 @@ def governed(between: str) -> bool:
 
 _HYPHENATED_ADJECTIVE = re.compile(
     r"-(?:ready|based|powered|driven|level|grade|aware|specific|like|style|enabled|capable|friendly"
-    r"|native|first|only|safe|heavy|intensive|out)$"
+    r"|native|first|only|safe|heavy|intensive|out|context|lived|scoped|isolated)$"
 )
 _COMPARISON = frozenset({"as", "like", "than", "instead", "from", "of", "about", "unlike", "same"})
 
