@@ -256,7 +256,7 @@ def test_thousands_of_calls_on_one_line_are_all_read_in_linear_time() -> None:
     started = time.monotonic()
     parsed = parse_text("commands/c.md", text, FileKind.COMMAND)
     assert len(parsed.sites) == 10_000
-    assert time.monotonic() - started < 10
+    assert time.monotonic() - started < 40  # ~5 s alone here; quadratic reading took many minutes
 
 
 def test_unreadable_file_even_as_root(project: Make, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -322,4 +322,5 @@ def test_the_body_test_is_linear_on_one_huge_paragraph(text: str) -> None:
     could_yield(text)
     for step in PASSES:  # each trigger on its own
         step.trigger.fires(text)
-    assert time.monotonic() - started < 5  # ~0.1 s each; a search per occurrence took minutes
+    # ~0.1-3.5 s each alone (more on a loaded machine); a search per occurrence took minutes
+    assert time.monotonic() - started < 30

@@ -11,7 +11,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import spawnlint.parse.forms.registry as registry
@@ -259,6 +259,11 @@ def test_a_body_no_trigger_fires_on_has_nothing_the_block_parse_finds(body: str)
         " ".join
     )
 )
+# bodies generation once found where a trigger hid its own form's site (kept as fixed examples)
+@example("starte parallel `shop:critic`")  # a role in parallel is read in CJK text only
+@example("**Agent tool:** start `shop:critic`")  # naming the tool makes any spawn verb strong
+@example("Subagente : code-reviewer ,")  # a space before the label's colon
+@example("name: . Spawns ) `name` agents")  # a unit describing itself after a full stop
 def test_only_the_passes_whose_trigger_fires_on_a_block_find_anything(body: str) -> None:
     """Each pass, run on every block, finds exactly what it finds on the blocks its trigger
     fires on: no trigger hides a site of its own form."""

@@ -335,12 +335,13 @@ def _tool_or_description(text: str, low: str, paragraphs: Paragraphs) -> bool:
         return True
     if ("delegate" in low or "hand" in low) and "`" in text and _AFTER_TO.search(text):
         return True
-    if any(word in low for word in _DESCRIBING_PROBES) and _DESCRIBING.search(text):
+    if any(word in low for word in _DESCRIBING_PROBES) and _describes(text, low, paragraphs):
         return True  # "Launches the x agent": its agents are read like those of the verb
     for m in _TOOL_INSTRUMENT.finditer(text) if tool else ():
         if verb_in(text, max(paragraphs.around(m.start())[0], m.start() - 200), m.start()):
             return True
-    return False
+    # a sentence that names the tool makes any spawn verb strong ("**Agent tool:** start `x`")
+    return names_the_tool(text) and VERB_RE.search(text) is not None
 
 
 _DESCRIBING_PROBES = (
@@ -619,7 +620,12 @@ _STRONG_THEN_WORD = re.compile(rf"(?i:(?<![\w`/:-]){_STRONG_WORDS}(?:e?s)?)" + _
 
 
 def _describes(text: str, low: str, paragraphs: Paragraphs) -> bool:
-    return _DESCRIBING.search(text) is not None
+    """`_DESCRIBING` as the recogniser reads it: sentence by sentence, each starting a line (a
+    sentence ends at a full stop, ! or ? before white space)."""
+    return _DESCRIBING.search(_SENTENCE_END.sub("\n", text)) is not None
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
 # Either a strong verb and a word, a unit's description of itself, or (VERB_TRIGGER) a verb before
@@ -682,12 +688,13 @@ _AGENT_LABEL = re.compile(
 
 
 def _has_agent_label(text: str, low: str, paragraphs: Paragraphs) -> bool:
-    return any(_AGENT_LABEL.match(line) for line in text.split("\n"))
+    return ":" in text and any(_AGENT_LABEL.match(line) for line in text.split("\n"))
 
 
-_LABEL_PROBES = [vocabulary.probe(noun) + colon for noun in _LABEL_NOUNS for colon in (":", "**:")]
+# the noun alone: a space may stand before the colon ("Agente :", as French sets it), and a probe
+# holding a space is read as two words
 AGENT_LABEL_TRIGGER = Trigger(
-    tuple(p for p in dict.fromkeys(_LABEL_PROBES) if not any(q != p and q in p for q in _LABEL_PROBES)),
+    tuple(vocabulary.probe(noun) for noun in _LABEL_NOUNS),
     _has_agent_label,
 )
 

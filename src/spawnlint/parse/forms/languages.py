@@ -34,7 +34,9 @@ class _Grammar:
     agent: re.Pattern[str]
     negation: re.Pattern[str]
     parallel: re.Pattern[str] | None
-    role: re.Pattern[str]  # an agent by its role ("各 reviewer を並列起動"): spawned when in parallel
+    # an agent by its role ("各 reviewer を並列起動"): spawned when in parallel; CJK only, where
+    # the word for "in parallel" is a probe of the trigger (a spaced language's is not)
+    role: re.Pattern[str] | None
 
 
 _ROLES = re.compile(rf"\b{vocabulary.alternation(vocabulary.SPAWNED_ROLES, plural=True)}\b", re.IGNORECASE)
@@ -61,7 +63,7 @@ def _grammar(language: vocabulary.Language) -> _Grammar:
         ),
         words(language.negations),
         words(language.parallel) if language.parallel else None,
-        _ROLES,
+        None if language.spaced else _ROLES,
     )
 
 
@@ -388,7 +390,10 @@ def foreign_spawns(text: str) -> list[ProseSpawn]:
                     # "并发启动 Agents": the manner right before a verb that comes first
                     or grammar.parallel.search(text, max(0, verb.start() - 4), verb.start()) is not None
                 )
-                and bool(_nouns(grammar, grammar.agent, clause) or _nouns(grammar, grammar.role, clause))
+                and bool(
+                    _nouns(grammar, grammar.agent, clause)
+                    or (grammar.role is not None and _nouns(grammar, grammar.role, clause))
+                )
             )
             handed = None if grammar.language.verb_last else _TO_A_MENTION.match(text, verb.end())
             if handed:  # "委派给 @code-reviewer", "Délègue à @critic": an agent by its @-mention

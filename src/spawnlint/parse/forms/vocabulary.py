@@ -324,7 +324,10 @@ LANGUAGES = (
         agent_nouns=("에이전트", "팀원"),
         # 됩니다/된다/되는: a passive ("함께 사용됩니다": is used with), a description
         # 가능: "사용 가능" (can be used), a description
-        negations=("하지 않", "하지 마", "하지마", "지 않", "지 마", "금지", "않", "했다면", "됩니다", "된다", "되는", "가능"),
+        negations=(
+            *("하지 않", "하지 마", "하지마", "지 않", "지 마", "금지", "않", "했다면"),
+            *("됩니다", "된다", "되는", "가능"),
+        ),
         verb_last=True,
         object_particles=("를", "을", "에게", "한테", "로", "으로"),  # 로: by means of ("Agent로")
         near_particles=("의",),
