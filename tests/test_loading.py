@@ -371,6 +371,32 @@ def test_a_unit_spawns_where_a_file_it_follows_does(
         assert finding.startswith(f"{unit}:3:") and "(in `references/kernel.md`, which it follows)" in finding
 
 
+@pytest.mark.parametrize(
+    ("text", "spawning"),
+    [
+        ("# C\n\nFollow project guidelines in `@CLAUDE.md`.\n", False),  # the open project's memory
+        ("# C\n\nFollow kernel.md for delegation.\n", False),  # a bare name: the user's file as often
+        ("# C\n\nFollow `docs/AGENTS.md` first.\n", False),
+        ("# C\n\nFollow ${CLAUDE_PLUGIN_ROOT}/CLAUDE.md for delegation.\n", True),  # the plugin's own
+    ],
+)
+def test_a_project_memory_file_or_a_bare_name_is_not_followed_into_the_plugin(
+    tmp_path: Path, text: str, spawning: bool
+) -> None:
+    root = write_project(
+        tmp_path,
+        {
+            "agents/scout.md": _SCOUT,
+            "CLAUDE.md": _KERNEL,  # the plugin author's own notes, with a spawn in them
+            "kernel.md": _KERNEL,
+            "docs/AGENTS.md": _KERNEL,
+            "commands/c.md": text,
+        },
+    )
+    report = json.loads(run_cli("audit", "--root", str(root), "--output-format", "json").out)
+    assert {u["path"]: u["spawning"] for u in report["units"]} == {"commands/c.md": spawning}
+
+
 def test_a_chain_of_followed_files_is_followed_to_its_end_and_a_circle_ends(tmp_path: Path) -> None:
     root = write_project(
         tmp_path,

@@ -140,14 +140,21 @@ def followed_links(
     return links
 
 
+_MEMORY_FILES = frozenset({"CLAUDE.MD", "AGENTS.MD"})
+
+
 def _follow(ref: str, source: SourceFile, sources: Mapping[str, SourceFile]) -> str | None:
     """The markdown file of the project a reference names: `${CLAUDE_PLUGIN_ROOT}/x` from the
     plugin's root; `./x`, `../x` and `x/y.md` from the file's folder, then from the plugin's root
-    (a bare "plan.md" is the user's file as often as the plugin's: none)."""
+    (a bare "plan.md" or `@CLAUDE.md` is the user's file as often as the plugin's: none; a
+    CLAUDE.md or AGENTS.md is the memory of whatever project is open, unless the plugin's root
+    is named)."""
     root = source.plugin.root
     here = posixpath.dirname(source.path)
     if ref.startswith("${CLAUDE_PLUGIN_ROOT}/"):
         tries = [posixpath.join(root, ref.partition("/")[2])]
+    elif "/" not in ref or posixpath.basename(ref).upper() in _MEMORY_FILES:
+        return None
     else:
         tries = [posixpath.join(here, ref), posixpath.join(root, ref)]
     for path in tries:
