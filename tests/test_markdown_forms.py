@@ -503,3 +503,36 @@ def test_a_call_in_the_example_column_of_a_tool_table_is_no_site() -> None:
     spawns = '| Step | Call |\n|---|---|\n| 1 | `Task(subagent_type="planner", prompt="Plan it")` |\n'
     assert sites(reference) == []
     assert [s[0] for s in sites(spawns)] == ["F1"]
+
+
+_XML_PROMPT = """# Verify
+
+<workflow type="sequential">
+  <step id="1">
+    <description>Completeness gate</description>
+    <action>Check the plan and the diff.</action>
+
+    <action>Launch the **plan-checker** agent via the Agent tool. Pass it the plan path.</action>
+  </step>
+  <step id="2">
+    <action priority="high">Then dispatch the `shop:critic` agent on the diff.</action>
+  </step>
+</workflow>
+
+<!-- Launch the **old-checker** agent via the Agent tool. -->
+
+<example>
+  <action>Launch the **sample-checker** agent via the Agent tool.</action>
+</example>
+"""
+
+
+def test_a_prompt_written_in_xml_tags_is_read_as_prose() -> None:
+    """Markdown reads `<step>` lines as HTML and the lines indented under them past a blank line as
+    code; the model reads the words. A comment and an `<example>` spawn nothing."""
+    parsed = parse_text("commands/verify.md", _XML_PROMPT, FileKind.COMMAND)
+    found = [(s.line, s.column, s.subagent_type.value if s.subagent_type else None) for s in parsed.sites]
+    lines = _XML_PROMPT.split("\n")
+    assert [(line, target) for line, _, target in found] == [(8, "plan-checker"), (11, "shop:critic")]
+    # each at its verb, as written in the file
+    assert [lines[line - 1][column - 1 :].split()[0] for line, column, _ in found] == ["Launch", "dispatch"]

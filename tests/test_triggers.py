@@ -194,6 +194,10 @@ _SPAWN_WORDS = spellings(
     )
 )
 _SPAWN_PIECES = [
+    "<step>",  # a prompt in XML-like tags: HTML to markdown, and code when indented past a blank line
+    "</action>",
+    "\n\n    <action>",
+    "<!--",
     "を",
     "`@x-y`",
     "@agent-x-y",

@@ -88,16 +88,18 @@ class RawSite:
     candidate: bool = False
 
 
-def block_sentences(structure: Structure, block: Block) -> list[Sentence]:
-    """Sentences of a paragraph; of a fence or code block, paragraph by blank-line paragraph."""
+def block_sentences(structure: Structure, block: Block, lines: list[str] | None = None) -> list[Sentence]:
+    """Sentences of a paragraph; of a fence, code or HTML block, paragraph by blank-line paragraph
+    (of `lines` where given: the block's lines read another way, the same length)."""
+    lines = structure.lines if lines is None else lines
     if block.kind == "paragraph":
-        return split_sentences(structure.lines, block.start, block.end)
+        return split_sentences(lines, block.start, block.end)
     out: list[Sentence] = []
     start = block.start
     for j in range(block.start, block.end + 1):
-        if j == block.end or not structure.lines[j].strip():
+        if j == block.end or not lines[j].strip():
             if j > start:
-                out.extend(split_sentences(structure.lines, start, j))
+                out.extend(split_sentences(lines, start, j))
             start = j + 1
     return out
 

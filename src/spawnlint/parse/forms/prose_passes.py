@@ -58,9 +58,11 @@ _SENTENCE_TRIGGER = either(*(trigger for trigger, _ in SENTENCE_FORMS), f6_prose
 
 
 def _sentences(doc: Doc, claims: Claims) -> Found:
-    """F6 and F8 sentences, in text outside what the passes before claimed."""
+    """F6 and F8 sentences, in text outside what the passes before claimed (and in a prompt
+    written in XML-like tags, which markdown reads as HTML or code)."""
     lines = doc.lines
     examples = doc.cached("example lines", lambda: example_lines(lines))
+    skip = claims.lines | examples
     sites: list[RawSite] = []
     for block in doc.blocks(_SENTENCE_TRIGGER, ("paragraph", "fence")):
         if block.kind == "fence" and not _quoted_instruction(doc, block):
@@ -73,20 +75,67 @@ def _sentences(doc: Doc, claims: Claims) -> Found:
         for sentence in block_sentences(doc.structure, block):
             if example_after and sentence.end_line == block.end:
                 continue  # "Launch plugin agents for complex tasks:" and an example command file
-            if any(
-                j - 1 in claims.lines or j - 1 in examples
-                for j in range(sentence.line, sentence.end_line + 1)
-            ):
-                continue
             if block.kind == "fence" and re.match(r"^[\w-]+:\s", sentence.text):
                 continue  # a YAML line in a fence, not an instruction
-            if is_rule_sentence(sentence.text, require_mechanism=False):
-                continue  # the no-name rule itself ("spawn agents without `name`") is no spawn
-            found = _sites(sentence, sentence_spawns(sentence.text, forms), block)
-            if not found and may_name and not no_instruction(sentence.text):
-                found = _sites(sentence, f6_prose.mentions(sentence.text), block, candidate=True)
-            sites.extend(found)
+            sites.extend(_sentence_sites(sentence, block, skip, forms, may_name))
+    for block, blanked in doc.cached("xml prose", lambda: _xml_prose(doc)).items():
+        text = "\n".join(blanked)
+        if doc.gated and (block not in doc.hot() or not _SENTENCE_TRIGGER.fires(text)):
+            continue
+        forms = tuple(form for form in SENTENCE_FORMS if not doc.gated or form[0].fires(text))
+        may_name = not doc.gated or f6_prose.MENTION_TRIGGER.fires(text)
+        for sentence in block_sentences(doc.structure, block, [""] * block.start + blanked):
+            sites.extend(_sentence_sites(sentence, block, skip, forms, may_name))
     return Found(tuple(sites))
+
+
+def _sentence_sites(
+    sentence: Sentence,
+    block: Block,
+    skip: frozenset[int] | set[int],
+    forms: tuple[SentenceForm, ...],
+    may_name: bool,
+) -> list[RawSite]:
+    if any(j - 1 in skip for j in range(sentence.line, sentence.end_line + 1)):
+        return []
+    if is_rule_sentence(sentence.text, require_mechanism=False):
+        return []  # the no-name rule itself ("spawn agents without `name`") is no spawn
+    found = _sites(sentence, sentence_spawns(sentence.text, forms), block)
+    if not found and may_name and not no_instruction(sentence.text):
+        found = _sites(sentence, f6_prose.mentions(sentence.text), block, candidate=True)
+    return found
+
+
+# A prompt written in XML-like tags: `<step id="1">`, `<action>Launch the x agent.</action>`. Markdown
+# reads such lines as an HTML block, and the lines indented under them past a blank line as code;
+# the model reads their words. Not a comment, a script, a style or preformatted text.
+_XML_TAG = re.compile(r"</?[A-Za-z][\w.:-]*(?:\s[^<>\n]*)?/?>")
+_NOT_PROSE_HTML = re.compile(r"\s*<(?:!|\?|script\b|style\b|pre\b|textarea\b)", re.IGNORECASE)
+
+
+def _xml_prose(doc: Doc) -> dict[Block, list[str]]:
+    """The HTML blocks of a prompt written in tags, and the code blocks indented under a tag, each
+    as its lines with the tags blanked out (the columns kept)."""
+    lines = doc.lines
+    found: dict[Block, list[str]] = {}
+    for block in doc.structure.blocks:
+        if block.kind == "html":
+            if _NOT_PROSE_HTML.match(lines[block.start]):
+                continue
+        elif block.kind == "code":
+            first = lines[block.start].lstrip()
+            above = previous_nonblank(lines, block.start - 1, 0)
+            if not (
+                (first.startswith("<") and _XML_TAG.match(first))
+                or (above is not None and _XML_TAG.fullmatch(lines[above].strip()))
+            ):
+                continue
+        else:
+            continue
+        found[block] = [
+            _XML_TAG.sub(lambda m: " " * len(m.group()), lines[j]) for j in range(block.start, block.end)
+        ]
+    return found
 
 
 # what something outside the model does: "the workflow engine will:", "The hook then:"
