@@ -536,3 +536,9 @@ def test_a_prompt_written_in_xml_tags_is_read_as_prose() -> None:
     assert [(line, target) for line, _, target in found] == [(8, "plan-checker"), (11, "shop:critic")]
     # each at its verb, as written in the file
     assert [lines[line - 1][column - 1 :].split()[0] for line, column, _ in found] == ["Launch", "dispatch"]
+
+
+def test_a_pointer_under_an_out_of_scope_heading_is_not_a_site() -> None:
+    text = "## Out of Scope\n\n- Exhaustive greps (use the `completeness-checker` agent).\n"
+    assert sites(text) == []
+    assert sites(text.replace("Out of Scope", "Steps")) != []

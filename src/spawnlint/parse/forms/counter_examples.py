@@ -12,6 +12,9 @@ from spawnlint.parse.text import CODE_SPAN, HEADING_IN_TEXT, RawSite, Structure,
 
 _EMOJI = vocabulary.alternation(vocabulary.COUNTER_EMOJI)
 _COUNTER_EMOJI = re.compile(_EMOJI)
+# what the unit leaves to others: "## Out of Scope" / "- Exhaustive grep (use completeness-verifier
+# agent)" points elsewhere, it does not spawn
+_OUT_OF_SCOPE = re.compile(r"^\W*(?:out\s+of\s+scope|not\s+in\s+scope|non-goals?)\b", re.IGNORECASE)
 
 
 _LEADING_EMOJI = re.compile(rf"^[\s>*#+|`/<!\-]*(?:\d+[.)]\s*)?(?:\*\*|__)?\s*{_EMOJI}")
@@ -100,7 +103,7 @@ def is_counter_example(structure: Structure, site: RawSite) -> bool:
     if first_emoji < site.column - 1 or trailing:
         return True
     heading, *leads = _context_lines(structure, site)[1:] or [""]
-    if heading and _COUNTER_EMOJI.search(heading):
+    if heading and (_COUNTER_EMOJI.search(heading) or _OUT_OF_SCOPE.match(heading)):
         return True
     for line in [heading, *leads]:
         if _LEADING_EMOJI.match(line):
