@@ -80,10 +80,10 @@ def _sentences(doc: Doc, claims: Claims) -> Found:
             sites.extend(_sentence_sites(sentence, block, skip, forms, may_name))
     for block, blanked in doc.cached("xml prose", lambda: _xml_prose(doc)).items():
         text = "\n".join(blanked)
-        if doc.gated and (block not in doc.hot() or not _SENTENCE_TRIGGER.fires(text)):
+        if not doc.fires_on(_SENTENCE_TRIGGER, block, text):  # on the words, not the tags
             continue
-        forms = tuple(form for form in SENTENCE_FORMS if not doc.gated or form[0].fires(text))
-        may_name = not doc.gated or f6_prose.MENTION_TRIGGER.fires(text)
+        forms = tuple(form for form in SENTENCE_FORMS if doc.fires_on(form[0], block, text))
+        may_name = doc.fires_on(f6_prose.MENTION_TRIGGER, block, text)
         for sentence in block_sentences(doc.structure, block, [""] * block.start + blanked):
             sites.extend(_sentence_sites(sentence, block, skip, forms, may_name))
     return Found(tuple(sites))
