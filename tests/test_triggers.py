@@ -177,6 +177,8 @@ _SPAWN_WORDS = spellings(
         *vocabulary.PHRASAL_VERBS,
         *vocabulary.WEAK_VERBS,
         *vocabulary.TEAM_VERBS,
+        *vocabulary.GERUND_LEADS,
+        *(vocabulary.gerund(v) for v in (*vocabulary.STRONG_VERBS, *vocabulary.WEAK_VERBS)),
         *(f"{noun}(s)" for noun in vocabulary.AGENT_NOUNS),
         *vocabulary.GROUP_NOUNS,
         *vocabulary.NEGATIONS,
@@ -189,11 +191,19 @@ _SPAWN_WORDS = spellings(
                 *language.subagent_nouns,
                 *language.agent_nouns,
                 *language.negations,
+                *language.counters,
+                *language.making_verbs,
+                *language.new_words,
             )
         ),
     )
 )
 _SPAWN_PIECES = [
+    "**one**",  # a count in bold
+    "2",
+    "if the user asks,",  # a condition about someone, closed by a comma
+    "`x` with:",  # a target named, then its inputs
+    "= x",
     "<step>",  # a prompt in XML-like tags: HTML to markdown, and code when indented past a blank line
     "</action>",
     "\n\n    <action>",

@@ -99,7 +99,9 @@ _HARNESS = re.compile(
 )
 _HEADLESS = re.compile(r"\bheadless\b", re.IGNORECASE)
 # "invoke `x`" with no agent word near runs a skill, a command or a CLI as often as an agent
-_AGENT_WORD = re.compile(rf"{CORE_NOUN}\b|\b(?:Agent|Task)\b", re.IGNORECASE)
+# (the tool's names as written: "before marking each task done" names no agent)
+_AGENT_WORD = re.compile(rf"(?i:{CORE_NOUN})\b|\b(?:Agent|Task)\b")
+_EMPHASIS = re.compile(r"\*\*|__")
 _SELF = re.compile(r"\b(?:this|that|the\s+same|each|which|whose)\s+(?:sub-?)?agent\b", re.IGNORECASE)
 
 
@@ -134,7 +136,11 @@ def sentence_spawns(text: str) -> list[ProseSpawn]:
                 return [ProseSpawn(Form.F6, verb.start, target, at, n, o) for n, o in names]
             unsure = word == "invoke" and not _AGENT_WORD.search(text, verb.end, refs[-1][1] + 80)
             return [ProseSpawn(Form.F6, verb.start, n, o, None, 0, unsure and n[:1] != "$") for n, o in refs]
-        clause = re.split(r"[.;:!?]\s", rest[:160], maxsplit=1)[0]
+        # the generic shapes read words, not their emphasis ("dispatch **one** subagent"); a verb
+        # inside bold ends a label there ("**Agents to Invoke** - Other agents …")
+        inside_bold = text.count("**", 0, verb.start) % 2 == 1
+        plain = rest[:160] if inside_bold else _EMPHASIS.sub("", rest[:160])
+        clause = re.split(r"[.;:!?]\s", plain, maxsplit=1)[0]
         if word in STRONG_VERBS and _AS_SUBAGENTS.search(clause):
             return [ProseSpawn(Form.F6, verb.start, None, 0, None, 0)]  # "dispatch them as sub-agents"
         # a feature list names its agent: "- Delegates execution to a specific agent"
@@ -155,7 +161,7 @@ def sentence_spawns(text: str) -> list[ProseSpawn]:
             generic = None  # "Spawn a new Claude Code agent in a separate terminal window"
         if (
             generic
-            and not _SELF.search(rest[: generic.end()])
+            and not _SELF.search(plain[: generic.end()])
             and word not in ("call", "send", "create", "form")
         ):
             names = teammate_names(text, verb.end)  # "Spawn a teammate named 'coder-1'"
@@ -419,6 +425,8 @@ EXAMPLES = FormExamples(
         "For a large audit, fan the work out to fresh-context agents, one per plugin.",  # split
         "Re-dispatch a fresh verification agent against the merged tree.",
         "Dispatch spoke workers (sub-agents) into their worktrees.",
+        "If the user asks for depth, dispatch **one** subagent and say so.",  # emphasis
+        "When subagents are available, prefer dispatching a fresh subagent per task.",  # a gerund
     ),
     invalid=(
         "Do not spawn the **security-auditor** agent.",
@@ -458,6 +466,11 @@ EXAMPLES = FormExamples(
         "A person may invoke `run-ticket` on any ticket.",
         "- Use `resolveActionResult` helper for mutations",
         "Read `docs/setup.md` and call it done when every step passes.",
+        "Spawn `node-pty` process and pipe its output over a socket.",  # a process, named
+        "The 2024-01-01 release-gate run produced 5 agents with broken frontmatter.",  # a noun
+        "Verify that the lead is using the Agent tool to spawn teammates.",  # what another does
+        "Invoke `shop:verify-first` before marking each task done.",  # a skill as often as not
+        "8. **Agents to Invoke** - Other agents this one will call",  # a label that ends at the verb
         "Read `scripts/build.sh` and run it.",
         "Turn this command into a subagent definition when it grows.",
         "## Spawning subagents from a skill",

@@ -26,7 +26,9 @@ from spawnlint.parse.forms.trigger import Paragraphs, Trigger, either
 from spawnlint.parse.text import CODE_SPAN, Block, FormExamples, RawSite
 
 _NAMED_NOT_AN_AGENT = re.compile(
-    r"\s+(?:the\s+)?(?:\*\*)?`[^`\n]+`(?:\*\*)?\s+(?:skill|command|subcommand|script|tool|cli|workflow|hook|mcp)s?\b",
+    r"\s+(?:the\s+)?(?:\*\*)?`[^`\n]+`(?:\*\*)?\s+(?:skill|command|subcommand|script|tool|cli|workflow|hook|mcp)s?\b"
+    # "invoke `docs:micro` with:": one target named, and the list is what it is given
+    r"|\s+(?:the\s+)?(?:\*\*)?`[^`\n]+`(?:\*\*)?(?:\s+(?:sub-?)?agent)?\s+with\b[^.;:\n]{0,40}:\s*$",
     re.IGNORECASE,
 )
 
@@ -233,6 +235,8 @@ EXAMPLES = FormExamples(
         "Read these files:\n\n- **security-auditor**\n- **code-reviewer**\n",
         "以下のエージェントは実行しない：\n\n- @agent-review-srp-reviewer\n",
         "Invoke the `docs:summarise` skill with this context:\n\n- `ticket_id`: the ticket\n- `pr`: the PR\n",
+        "When the user picks one, invoke `docs:micro` with:\n\n"
+        "- `topic` = the node's label\n- `level` = its level\n",
     ),
 )
 

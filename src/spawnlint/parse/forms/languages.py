@@ -96,8 +96,18 @@ def _nouns(grammar: _Grammar, noun: re.Pattern[str], clause: str) -> list[re.Mat
             .startswith((*language.modifier_particles, *language.subordinators))
         ]
     found = []
+    count = _COUNTS.get(language.code)
     for m in noun.finditer(clause):
-        after = _ASIDE.sub("", clause[m.end() :].lstrip(), count=1).lstrip()
+        # "agent `reader`（subagent_type: …）で": a name after the noun, as English orders them
+        after = _NAME_AFTER.sub("", clause[m.end() :].lstrip(), count=1)
+        after = _ASIDE.sub("", after.lstrip(), count=1).lstrip()
+        counted = count.match(after) if count else None
+        # "서브에이전트 2개를 실행", "Task Agent 2개 실행": a count, then the particle or the verb
+        if counted:
+            after = after[counted.end() :]
+            if _BESIDE_THE_VERB.match(after):
+                found.append(m)
+                continue
         if after.startswith(language.object_particles) or (
             after.startswith(language.near_particles) and len(after) <= 4
         ):
@@ -107,6 +117,16 @@ def _nouns(grammar: _Grammar, noun: re.Pattern[str], clause: str) -> list[re.Mat
         ):
             found.append(m)  # "`x` エージェントと `y` スキルを使用": one of two objects
     return found
+
+
+_NAME_AFTER = re.compile(r"^(?:`[^`\n]{1,60}`|\*\*[^*\n]{1,60}\*\*)")
+_COUNTS = {
+    language.code: re.compile(
+        rf"^(?:\d+|{vocabulary.alternation(language.numerals)})\s*{vocabulary.alternation(language.counters)}\s*"
+    )
+    for language in vocabulary.LANGUAGES
+    if language.counters
+}
 
 
 def _adjacent_ref(clause: str, nouns: list[re.Match[str]]) -> re.Match[str] | None:
@@ -402,6 +422,13 @@ def foreign_spawns(text: str) -> list[ProseSpawn]:
                 ]
             if not (subagents or ref or by_the_tool or in_parallel):
                 continue
+            if (
+                ref is None
+                and not (by_the_tool or in_parallel)
+                and verb.group(0) in grammar.language.making_verbs
+                and any(clause[: n.start()].rstrip().endswith(grammar.language.new_words) for n in subagents)
+            ):
+                continue  # "새 서브에이전트를 생성": a new definition made, as "create a new subagent"
             if ref is None:
                 return [ProseSpawn(Form.F6, verb.start(), None, 0, None, 0)]
             group = next(g for g in ("name", "mention", "builtin") if ref.group(g))
@@ -472,6 +499,7 @@ EXAMPLES = (
             "観点ごとのエージェントを**並列で**起動する。",  # agents started in parallel
             "3 つの調査を同じメッセージで並列起動する（Agent tool の呼び出しを 3 つ）。",  # the tool, aside
             "観点ごとの分析エージェントを **並列 dispatch** する。",  # an English verb borrowed, last
+            "読み役は同梱の agent `reader`（`subagent_type: loops:reader`）で立てる。",  # set up; name, aside
         ),
         invalid=(
             "サブエージェントを起動しない。",
@@ -503,6 +531,8 @@ EXAMPLES = (
             "리뷰 서브에이전트를 **병렬 dispatch** 하세요.",
             "구현은 서브에이전트에게 맡긴다.",  # entrust
             "검증은 sub-agent 에게 체크리스트와 함께 넘깁니다.",  # hand over
+            "서브에이전트 2개를 병렬로 실행하세요.",  # a count between the noun and its particle
+            "- Task Agent 2개 실행",  # a count, right before the verb
         ),
         invalid=(
             "서브에이전트를 호출하지 마세요.",
@@ -513,6 +543,8 @@ EXAMPLES = (
             "서브에이전트 사용 가능 여부를 확인하세요.",  # whether sub-agents can be used
             "서브에이전트에게 맡기지 않는다.",
             "결과를 사용자에게 넘깁니다.",  # to the user: no agent
+            "Claude가 서브에이전트를 사용하게 하려면 설명을 구체적으로 쓰세요.",  # "to make it use"
+            "플러그인에 새 서브에이전트를 생성합니다.",  # a definition made, as "create a subagent"
         ),
     ),
     FormExamples(

@@ -22,8 +22,19 @@ _VERB_WORDS = (
     f"(?:{vocabulary.alternation(vocabulary.STRONG_VERBS)[3:-1]}|{_PHRASAL}"
     f"|{vocabulary.alternation(vocabulary.WEAK_VERBS)[3:-1]})"
 )
+# "prefer dispatching a fresh subagent": the -ing form after a verb of choosing (its first word,
+# lower-cased, is no verb of the lists: the sentence readers take it for a weak verb)
+_GERUNDS = (
+    "(?:"
+    + "|".join(rf"(?<=\b{lead} )" for lead in vocabulary.GERUND_LEADS)
+    + ")"
+    + vocabulary.alternation(
+        vocabulary.gerund(v)
+        for v in (*vocabulary.STRONG_VERBS, *vocabulary.PHRASAL_VERBS, *vocabulary.WEAK_VERBS)
+    )
+)
 # not `/delegate`, `x-run`; "re-dispatch" is the verb again
-VERB_RE = re.compile(rf"(?:(?<=\bre-)|(?<![\w`/:-])){_VERB_WORDS}(?![\w-])", re.IGNORECASE)
+VERB_RE = re.compile(rf"(?:(?:(?<=\bre-)|(?<![\w`/:-])){_VERB_WORDS}|{_GERUNDS})(?![\w-])", re.IGNORECASE)
 
 
 def verb_in(text: str, start: int, end: int) -> bool:
@@ -66,7 +77,8 @@ _MORE_IDS = re.compile(rf"\s*(?:,|\band\b|\bor\b)\s*(?:and\s+|or\s+)?{MARKED}")
 _VARIABLE_REF = re.compile(rf"`?(?P<name>\$\{{?[A-Z][A-Z0-9_]*\}}?)`?\s+{CORE_NOUN}\b", re.IGNORECASE)
 # What follows a name that is not an agent's: "the `x` skill", "`sdd-system` CLI subcommands".
 NOT_AN_AGENT_AFTER = (
-    r"(?!\s*(?i:skill|command|subcommand|tool|script|file|cli|hook|workflow|mcp|server|plugin|template)s?\b)"
+    r"(?!\s*(?i:skill|command|subcommand|tool|script|file|cli|hook|workflow|mcp|server|plugin|template"
+    r"|process(?:e)?|daemon|thread|container|job|shell)s?\b)"
 )
 # After spawn/launch/dispatch, an id right after the verb: ``Spawn `shop:critic` ``,
 # ``Dispatch `codebase-recon` via the Agent tool``, `` `Agent(shop:critic)` ``.
@@ -106,6 +118,9 @@ NOT_AN_AGENT = frozenset(
         "who",
         "that",
         "which",
+        # a count set in bold ("dispatch **one** subagent"), not an agent's name
+        *("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"),
+        *("all", "both", "every", "several", "multiple", "another", "single"),
     }
 )
 
@@ -181,7 +196,9 @@ def is_instruction(text: str, verb: re.Match[str]) -> bool:
         or _NOUN_BEFORE.search(before)
         or _PASSIVE.search(before)
         or _BY_A_COMMAND.search(before)
-        or _THIRD_PARTY.search(before)
+        or (_THIRD_PARTY.search(before) and not _CONDITION_CLOSED.search(before))
+        or _SUBJECT_BEFORE.search(before)
+        or _PROGRESSIVE.search(before)
     )
 
 
@@ -210,6 +227,21 @@ _THIRD_PARTY = re.compile(
     r"(?:[a-z]+\s+(?:and|or)\s+)?"  # "Users discover and invoke agents"
     r"(?:[a-z]+\b[^.;:]{0,40}\bto\s+"
     r"|[a-z]+\b[^.;:]{0,50},\s+(?:(?:then|and|or)\s+)?)?$",  # "can use tools and context, hand off"
+    re.IGNORECASE,
+)
+# "The 2024-01-01 release-gate run produced …": a noun phrase that opens the sentence ends in the
+# word, a noun or the verb of that subject; an imperative opens its sentence or follows a clause
+_SUBJECT_BEFORE = re.compile(
+    r"^[\s>*_#-]*(?:\d+[.)]\s+)?(?:the|a|an)\s+"
+    r"(?:(?!(?:must|should|will|shall|can|may|then|and|or|to|now|first|also)\s)[\w'.-]+\s+){1,3}$",
+    re.IGNORECASE,
+)
+# "Verify that the lead is using the Agent tool to spawn teammates": what someone is doing
+_PROGRESSIVE = re.compile(r"\b(?:is|are|was|were)\s+[a-z]+ing\b[^.;:]{0,60}\bto\s+$", re.IGNORECASE)
+# "If the user asks for depth, dispatch one subagent": the someone is in a condition closed by a
+# comma, and the verb after it is the instruction
+_CONDITION_CLOSED = re.compile(
+    r"\b(?:if|when|whenever|once|unless|after|while|until)\s[^.;:,]{0,80},\s+(?:(?:then|and)\s+)?$",
     re.IGNORECASE,
 )
 # "suggest running `/cloudflare:diagnose` to launch ...": the command does the launching

@@ -39,6 +39,8 @@ WEAK_VERBS = (
     "engage",
     "consult",
 )
+# A verb's -ing form after these is an instruction too ("prefer dispatching a fresh subagent").
+GERUND_LEADS = ("prefer", "consider", "try")
 # "Have a subagent do X" spawns; "you have two agents" does not: these count only as imperatives.
 IMPERATIVE_ONLY = ("have", "get", "ask")
 # The verbs that create an agent team ("Create a team", "Use TeamCreate").
@@ -179,6 +181,17 @@ def alternation(words: Iterable[str], plural: bool = False) -> str:
     return "(?:" + "|".join(pattern(w) + tail for w in words) + ")"
 
 
+def gerund(verb: str) -> str:
+    """The -ing form of a verb of the lists above, its first word changed (`kick off` ->
+    `kicking off`, `run` -> `running`, `invoke` -> `invoking`)."""
+    first, _, rest = verb.partition(" ")
+    if first.endswith("e") and not first.endswith("ee"):
+        first = first[:-1]
+    elif re.fullmatch(r"[^aeiou]*[aeiou][bdgmnpt]", first):
+        first += first[-1]  # one short vowel: run, set, get
+    return f"{first}ing" + (f" {rest}" if rest else "")
+
+
 def probe(word: str) -> str:
     """A literal that every text the word's pattern matches holds once lower-cased: its longest
     fixed piece (`do not` -> `not`, `sub(-)agent` -> `agent`). The cheap gates search these with
@@ -238,6 +251,14 @@ class Language:
     # after the object, words that make the verb's clause a time or condition ("派发 sub-agent 后")
     subordinators: tuple[str, ...] = ()
     verb_complements: tuple[str, ...] = ()  # what may follow a verb before a modifier particle ("派了的")
+    # a count between a noun and its particle, or right before a verb that comes last ("서브에이전트
+    # 2개를 실행", "Task Agent 2개 실행"): the numerals besides digits, and the counter words
+    numerals: tuple[str, ...] = ()
+    counters: tuple[str, ...] = ()
+    # verbs of making, and the words for "new": "새 서브에이전트를 생성" writes a definition, as
+    # "create a new subagent" does; a named agent, the tool or agents in parallel still spawn
+    making_verbs: tuple[str, ...] = ()
+    new_words: tuple[str, ...] = ()
 
 
 LANGUAGES = (
@@ -254,6 +275,7 @@ LANGUAGES = (
             "委任",
             "委譲",
             "派遣",
+            "立て",  # set up: "サブエージェントを立てる"
             "スポーン",
             "ディスパッチ",
             # English verbs borrowed, standing last ("`x` を **並列 dispatch**", "spawn する")
@@ -286,6 +308,7 @@ LANGUAGES = (
             "禁止",
             "不要",
             "可能",  # "Task tool の subagent として利用可能です": can be used, a description
+            *("するには", "させるには"),  # "in order to": a purpose, the instruction comes after
         ),
         verb_last=True,
         object_particles=("を", "に", "で"),  # で: by means of ("サブエージェントで実行")
@@ -294,6 +317,10 @@ LANGUAGES = (
         parallel=("並列", "同時に"),
         and_particles=("と",),
         tool_words=("ツール",),
+        # words that hold 立て without meaning "set up" (assemble, make use of, tailor)
+        false_friends=("組み立て", "役立て", "仕立て", "見立て", "目立"),
+        numerals=("一", "二", "三", "四", "五"),
+        counters=("つ", "体", "個", "名", "人"),
     ),
     Language(
         "ko",
@@ -327,6 +354,9 @@ LANGUAGES = (
         negations=(
             *("하지 않", "하지 마", "하지마", "지 않", "지 마", "금지", "않", "했다면"),
             *("됩니다", "된다", "되는", "가능"),
+            *("하려면", "하게 하려면", "하도록 하려면"),  # "in order to": a purpose
+            # a noun after the verb's noun makes one name ("사용 가이드": a usage guide)
+            *("가이드", "방법", "법", "예시", "예제", "안내", "설명"),
         ),
         verb_last=True,
         object_particles=("를", "을", "에게", "한테", "로", "으로"),  # 로: by means of ("Agent로")
@@ -335,6 +365,10 @@ LANGUAGES = (
         parallel=("병렬", "동시에"),
         and_particles=("와", "과"),
         tool_words=("도구",),
+        numerals=("한", "두", "세", "네"),
+        counters=("개", "명"),
+        making_verbs=("생성",),
+        new_words=("새",),
     ),
     Language(
         "zh",
