@@ -378,6 +378,7 @@ def test_a_unit_spawns_where_a_file_it_follows_does(
         ("# C\n\nFollow kernel.md for delegation.\n", False),  # a bare name: the user's file as often
         ("# C\n\nFollow `docs/AGENTS.md` first.\n", False),
         ("# C\n\nFollow ${CLAUDE_PLUGIN_ROOT}/CLAUDE.md for delegation.\n", True),  # the plugin's own
+        ("# C\n\nLoad and embody this identity:\n\n@${CLAUDE_PLUGIN_ROOT}/kernel.md\n", True),  # an include
     ],
 )
 def test_a_project_memory_file_or_a_bare_name_is_not_followed_into_the_plugin(

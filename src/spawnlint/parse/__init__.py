@@ -134,7 +134,7 @@ _FOLLOWED = re.compile(
     # "Read `x/y.md` and follow its checklist"
     rf"|(?i:\bread\b)[^\n]{{0,40}}?(?<![\w@])`?(?P<read>{_PATH})\b`?[^\n.;]{{0,20}}?(?i:\b(?:and|then)\s+"
     r"(?:follow|apply|execute)\b)"
-    r"|(?<![\w/])@(?P<include>(?:\.{1,2}/|[\w.-]+/)*[\w.-]+\.md)\b"
+    r"|(?<![\w/])@(?P<include>(?:\$\{CLAUDE_PLUGIN_ROOT\}/)?(?:\.{1,2}/|[\w.-]+/)*[\w.-]+\.md)\b"
 )
 _FENCE = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})")
 

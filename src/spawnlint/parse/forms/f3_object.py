@@ -34,8 +34,20 @@ def find_objects(text: str, covered: list[tuple[int, int]]) -> list[Match]:
         if close < m.start():
             continue
         params = split_params(text[open_at + 1 : close], open_at + 1)
+        keys = {p.key for p in params}
+        hook_input = _HOOK_INPUT.search(text, max(0, open_at - 40), open_at) is not None
+        if hook_input or ("prompt" not in keys and keys & _EVENT_KEYS):
+            continue  # `{"type": "subagent_start", ...}`, `"tool_input": {...}`: a hook's event
         found.append(Match(open_at, close + 1, _tool_of_enclosing(text, open_at), tuple(params)))
     return found
+
+
+# Keys of an event or a record (a hook's input, a log line), not of the Agent tool's input; a
+# spawn's object gives its prompt
+_EVENT_KEYS = frozenset({"type", "event", "hook_event_name", "session_id", "timestamp", "agent_id"})
+
+
+_HOOK_INPUT = re.compile(r"""["']?tool_input["']?\s*:\s*$""")
 
 
 def _enclosing_brace(text: str, offset: int) -> int:
@@ -80,7 +92,15 @@ OBJECTS = Pass("objects", (Form.F3,), TRIGGER, _objects)
 EXAMPLES = FormExamples(
     Form.F3,
     valid=('```json\n{"subagent_type": "general-purpose", "prompt": "Find the bug"}\n```\n',),
-    invalid=('```json\n{"type": "general-purpose", "prompt": "Find the bug"}\n```\n',),
+    invalid=(
+        '```json\n{"type": "general-purpose", "prompt": "Find the bug"}\n```\n',
+        # a hook's input, mocked in a test: an event, not a spawn
+        '```bash\necho \'{\n  "type": "subagent_start",\n'
+        '  "subagent_type": "general-purpose"\n}\' | hooks/x.sh\n```\n',
+        # a hook's input as logged: the call the hook saw
+        '```json\n{"type": "PreToolUse", "data": {"tool_name": "Task", "tool_input": '
+        '{"prompt": "Find it", "subagent_type": "Explore"}}}\n```\n',
+    ),
 )
 
 SPEC = FormSpec(Form.F3, TRIGGER, removal.written, (EXAMPLES,))

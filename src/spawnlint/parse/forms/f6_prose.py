@@ -27,6 +27,7 @@ from spawnlint.parse.forms.prose import (
     is_instruction,
     names_the_tool,
     references,
+    strong_verb,
     teammate_names,
     verb_in,
 )
@@ -97,6 +98,9 @@ _SPAWNED = re.compile(
 _HARNESS = re.compile(
     r"\b(?:claude\s+code|codex|gemini|cursor|opencode|copilot|cli|terminal|process|headless)\b", re.IGNORECASE
 )
+_FORK_SETTING = re.compile(r"`context:\s*[\"']?fork[\"']?`")
+# "Spawns a fresh Subordinate Agent Claude Code session": the harness named right after the noun
+_HARNESS_NEXT = re.compile(r"\s+(?:claude\s+code|codex|gemini|cursor|opencode|cli|terminal)\b", re.IGNORECASE)
 _HEADLESS = re.compile(r"\bheadless\b", re.IGNORECASE)
 # "invoke `x`" with no agent word near runs a skill, a command or a CLI as often as an agent
 # (the tool's names as written: "before marking each task done" names no agent)
@@ -108,9 +112,11 @@ _SELF = re.compile(r"\b(?:this|that|the\s+same|each|which|whose)\s+(?:sub-?)?age
 def sentence_spawns(text: str) -> list[ProseSpawn]:
     """The spawns of an English sentence: the agents its first governing verb names, a generic
     "two parallel agents", or "dispatch them as sub-agents"."""
+    if _FORK_SETTING.search(text):
+        return []  # "Run skills in isolated subagent with `context: fork`": the setting (F9), told of
     verbs = sorted(
         [
-            _Verb(v.start(), v.end(), v.group(0).lower().split()[0])
+            _Verb(v.start(), v.end(), v.group(0).lower().split()[0], strong=strong_verb(v.group(0)))
             for v in VERB_RE.finditer(text)
             if is_instruction(text, v)
         ]
@@ -124,7 +130,7 @@ def sentence_spawns(text: str) -> list[ProseSpawn]:
             continue  # "Start with 3-5 teammates": begin with, a size to aim for
         end = verbs[i + 1].start if i + 1 < len(verbs) else len(text)
         rest = text[verb.end : min(end, verb.end + 240)]
-        refs = references(rest, verb.end, strong=word in STRONG_VERBS or names_the_tool(text))
+        refs = references(rest, verb.end, strong=verb.strong or names_the_tool(text))
         if not refs and word in _TO_AN_AGENT_WORDS:
             refs = _to_an_agent(rest, verb.end)
         if refs and _HEADLESS.search(text, verb.end, refs[0][1]):
@@ -141,11 +147,11 @@ def sentence_spawns(text: str) -> list[ProseSpawn]:
         inside_bold = text.count("**", 0, verb.start) % 2 == 1
         plain = rest[:160] if inside_bold else _EMPHASIS.sub("", rest[:160])
         clause = re.split(r"[.;:!?]\s", plain, maxsplit=1)[0]
-        if word in STRONG_VERBS and _AS_SUBAGENTS.search(clause):
+        if verb.strong and _AS_SUBAGENTS.search(clause):
             return [ProseSpawn(Form.F6, verb.start, None, 0, None, 0)]  # "dispatch them as sub-agents"
         # a feature list names its agent: "- Delegates execution to a specific agent"
         generic = None if verb.listed else (_GENERIC.search(clause) or _OR_A_SUBAGENT.search(clause))
-        if generic is None and word in STRONG_VERBS and not verb.listed:
+        if generic is None and verb.strong and not verb.listed:
             generic = _A_ROLE.search(clause) or (
                 _ONE_OF_THEM.search(clause) if _SUBAGENT_NAMED.search(text, 0, verb.start) else None
             )
@@ -154,10 +160,10 @@ def sentence_spawns(text: str) -> list[ProseSpawn]:
         ):
             generic = None  # "run as a main-session agent" describes, it does not spawn
         if generic is None and word not in ("call", "send", "create", "form") and not verb.describing:
-            generic = (_DESCRIBED if word in STRONG_VERBS else _SPAWNED).search(clause)
+            generic = (_DESCRIBED if verb.strong else _SPAWNED).search(clause)
             if generic and not governed(clause[: generic.start()] + generic.group(0).rsplit(None, 1)[0]):
                 generic = None
-        if generic and _HARNESS.search(generic.group(0)):
+        if generic and (_HARNESS.search(generic.group(0)) or _HARNESS_NEXT.match(clause, generic.end())):
             generic = None  # "Spawn a new Claude Code agent in a separate terminal window"
         if (
             generic
@@ -178,6 +184,7 @@ class _Verb:
     word: str  # its base form, lower-case: "launch" for "Launches"
     describing: bool = False  # "Launches the x agent": what the unit does, said of it
     listed: bool = False  # "- Delegates execution to a specific agent": a feature in a list
+    strong: bool = False  # it spawns by itself (prose.strong_verb)
 
 
 # What a command or skill says it does, at a sentence's start or after "this skill": "Launches the
@@ -200,10 +207,9 @@ def _describing_verbs(text: str) -> list[_Verb]:
     found = []
     for m in _DESCRIBING.finditer(text):
         word = m.group("verb").lower().split()[0]
+        base = _BASE_FORMS.get(word, word.removesuffix("s"))
         listed = bool(LIST_ITEM.match(text[: m.start("verb")]))
-        found.append(
-            _Verb(m.start("verb"), m.end("verb"), _BASE_FORMS.get(word, word.removesuffix("s")), True, listed)
-        )
+        found.append(_Verb(m.start("verb"), m.end("verb"), base, True, listed, strong=base in STRONG_VERBS))
     return found
 
 
@@ -248,7 +254,8 @@ def _by_the_tool(text: str, verbs: list[_Verb]) -> list[ProseSpawn]:
             return [ProseSpawn(Form.F6, verb.start, None, 0, None, 0)]
     for pattern in (_TOOL_CALLS, _BY_SUBAGENTS, _SPLIT_INTO, _IN_ONE_MESSAGE):  # "a single Task call"
         m = pattern.search(text)
-        if m and not NEGATION.search(text[max(0, m.start() - 160) : m.start()].replace("*", "")):
+        before = text[max(0, m.start() - 160) : m.start()].replace("*", "") if m else ""
+        if m and not (NEGATION.search(before) or _NOT_THIS.search(before)):
             return [ProseSpawn(Form.F6, m.start(), None, 0, None, 0)]
     m = _READ_AND_DISPATCH.search(text)  # "Read `agents/verifier.md` and call it with ..."
     definition = m is not None and (m.group("verb").lower() != "call" or _DEFINITION.search(m.group(0)))
@@ -306,6 +313,10 @@ _BY_SUBAGENTS = re.compile(
     + COMPOUND_HEAD,
     re.IGNORECASE,
 )
+
+
+# "this use is in the script, not in a subagent": the means set aside
+_NOT_THIS = re.compile(r"\b(?:not|rather\s+than)\s+$", re.IGNORECASE)
 
 
 # The work divided among sub-agents: "Split the checks into two parallel Explore subagents"; not
@@ -427,6 +438,7 @@ EXAMPLES = FormExamples(
         "Dispatch spoke workers (sub-agents) into their worktrees.",
         "If the user asks for depth, dispatch **one** subagent and say so.",  # emphasis
         "When subagents are available, prefer dispatching a fresh subagent per task.",  # a gerund
+        "If a fact needs real digging, fire a background subagent for it.",
     ),
     invalid=(
         "Do not spawn the **security-auditor** agent.",
@@ -471,6 +483,11 @@ EXAMPLES = FormExamples(
         "Verify that the lead is using the Agent tool to spawn teammates.",  # what another does
         "Invoke `shop:verify-first` before marking each task done.",  # a skill as often as not
         "8. **Agents to Invoke** - Other agents this one will call",  # a label that ends at the verb
+        "# Launch a Subordinate Agent (SA) session",  # an acronym before the noun's noun
+        "This skill spawns a fresh Subordinate Agent Claude Code session.",  # another harness's
+        "This use is in the script, not in a subagent Bash call.",  # the means set aside
+        "Run skills in an isolated subagent with `context: fork`:",  # the fork setting, described
+        "**Purpose**: Run the skill in an isolated subagent context.",  # a context, not an agent
         "Read `scripts/build.sh` and run it.",
         "Turn this command into a subagent definition when it grows.",
         "## Spawning subagents from a skill",
@@ -593,7 +610,7 @@ def mentions(text: str) -> list[ProseSpawn]:
     """The agents a sentence may spawn by name, to be confirmed against the project's agents."""
     found: list[ProseSpawn] = []
     verbs = [
-        _Verb(v.start(), v.end(), v.group(0).lower().split()[0])
+        _Verb(v.start(), v.end(), v.group(0).lower().split()[0], strong=strong_verb(v.group(0)))
         for v in VERB_RE.finditer(text)
         if is_instruction(text, v)
     ]
@@ -601,7 +618,7 @@ def mentions(text: str) -> list[ProseSpawn]:
         if verb.word in IMPERATIVE_ONLY and text[: verb.start].strip(" *-#>0123456789.)"):
             continue
         rest = text[verb.end : verb.end + 160]
-        if verb.word in STRONG_VERBS:
+        if verb.strong:
             patterns: tuple[re.Pattern[str], ...] = (_AFTER_STRONG, _BEFORE_NOUN)
         else:
             patterns = (_BEFORE_NOUN,)

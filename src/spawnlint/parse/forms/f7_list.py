@@ -14,11 +14,11 @@ from spawnlint.parse.forms.f5_inline import sentence_params
 from spawnlint.parse.forms.prose import (
     AGENT_NOUN,
     GROUP_NOUN,
-    STRONG_VERBS,
     VERB_RE,
     VERB_TRIGGER,
     bullet_reference,
     is_instruction,
+    strong_verb,
 )
 from spawnlint.parse.forms.spec import Claims, Doc, FormSpec, Found, Pass
 from spawnlint.parse.forms.syntax import as_written, classify, is_absent
@@ -39,14 +39,13 @@ def spawn_lead(text: str) -> str | None:
     for verb in VERB_RE.finditer(text):
         if not is_instruction(text, verb):
             continue
-        word = verb.group(0).lower().split()[0]
         after = text[verb.end() :]
         if re.match(r"\s+(?:whenever|when|if|after|before|once|while|unless|on)\b", after, re.IGNORECASE):
             continue  # "Invoke whenever:" lists occasions, not agents
         if _NAMED_NOT_AN_AGENT.match(after):
             continue  # "Invoke the `jtbd` skill with this context:" lists its inputs
         agents = re.search(rf"{AGENT_NOUN}|\b{GROUP_NOUN}\b", after, re.IGNORECASE)
-        if word in STRONG_VERBS and (agents or text.rstrip().endswith(":")):
+        if strong_verb(verb.group(0)) and (agents or text.rstrip().endswith(":")):
             return "strong"
         if agents and re.match(rf"^\s*(?:[\w*`-]+\s+){{0,4}}?{AGENT_NOUN}\b", after, re.IGNORECASE):
             return "weak"

@@ -43,6 +43,16 @@ def verb_in(text: str, start: int, end: int) -> bool:
 
 
 STRONG_VERBS = vocabulary.first_words((*vocabulary.STRONG_VERBS, *vocabulary.PHRASAL_VERBS))
+_STRONG_ALONE = frozenset(vocabulary.STRONG_VERBS)
+
+
+def strong_verb(matched: str) -> bool:
+    """Whether a verb VERB_RE matched spawns by itself: a strong verb, or a phrasal one in whole
+    ("fire off"); the first word of a phrasal verb alone is a weak verb ("fire a subagent")."""
+    words = matched.lower().split()
+    return words[0] in _STRONG_ALONE or (len(words) > 1 and words[0] in STRONG_VERBS)
+
+
 IMPERATIVE_ONLY = vocabulary.first_words(vocabulary.IMPERATIVE_ONLY)
 NEGATION = re.compile(rf"\b{vocabulary.alternation(vocabulary.NEGATIONS)}\b[^.;:]*$", re.IGNORECASE)
 AGENT_NOUN = vocabulary.alternation(vocabulary.AGENT_NOUNS, plural=True)
@@ -60,10 +70,11 @@ FROM_REF = re.compile(
 # a compound noun.
 COMPOUND_HEAD = (
     r"(?!-\w)"  # "agent-facing", "agent-spawn": part of a longer word
-    r"(?!\s*(?:sdk|files?|templates?|definitions?|frontmatter|tools?|names?|types?|prompts?|config"
+    r"(?!\s*(?:\([A-Z0-9]{1,6}\)\s*)?(?:sdk|files?|templates?|definitions?|frontmatter|tools?|names?|types?|prompts?|config"
     r"|descriptions?|\.md|teams?|dispatch\w*|calls?|runs?|outputs?|results?|reports?|sessions?"
     r"|execution|runtimes?|time|times|speed|loops?|framework|mode|behaviou?r"
-    r"|workflows?|patterns?|architectures?|systems?|approach|strateg(?:y|ies)|orchestration|support)\b)"
+    r"|workflows?|patterns?|architectures?|systems?|approach|strateg(?:y|ies)|orchestration|support"
+    r"|contexts?)\b)"  # "Run skill in isolated subagent context": a context, not an agent
 )
 _PLAIN_REF = re.compile(
     rf"\b(?:(?:the|an?|one|two|three|four|five|\d+|all|both)\s+)?"

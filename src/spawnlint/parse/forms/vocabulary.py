@@ -38,6 +38,7 @@ WEAK_VERBS = (
     "activate",
     "engage",
     "consult",
+    "fire",  # "fire a background subagent"
 )
 # A verb's -ing form after these is an instruction too ("prefer dispatching a fresh subagent").
 GERUND_LEADS = ("prefer", "consider", "try")
