@@ -194,6 +194,9 @@ _SPAWN_WORDS = spellings(
                 *language.counters,
                 *language.making_verbs,
                 *language.new_words,
+                *language.noun_particles,
+                *language.joined,
+                *language.joined_negations,
             )
         ),
     )
@@ -204,6 +207,12 @@ _SPAWN_PIECES = [
     "if the user asks,",  # a condition about someone, closed by a comma
     "`x` with:",  # a target named, then its inputs
     "= x",
+    "across",  # the work split across agents
+    "must be assigned to",
+    "via",
+    "using the Skill tool",
+    "tell Claude to",
+    "attempting to x,",
     "<step>",  # a prompt in XML-like tags: HTML to markdown, and code when indented past a blank line
     "</action>",
     "\n\n    <action>",

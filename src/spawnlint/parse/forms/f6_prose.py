@@ -252,7 +252,13 @@ def _by_the_tool(text: str, verbs: list[_Verb]) -> list[ProseSpawn]:
         clause = re.split(r"[.;!?]\s", text[verb.end : verb.end + 200], maxsplit=1)[0]
         if _TOOL_INSTRUMENT.search(clause) or _TOOL_CALLS.search(clause):
             return [ProseSpawn(Form.F6, verb.start, None, 0, None, 0)]
-    for pattern in (_TOOL_CALLS, _BY_SUBAGENTS, _SPLIT_INTO, _IN_ONE_MESSAGE):  # "a single Task call"
+    for pattern in (
+        _TOOL_CALLS,
+        _BY_SUBAGENTS,
+        _SPLIT_INTO,
+        _ASSIGNED_TO,
+        _IN_ONE_MESSAGE,
+    ):  # "a single Task call"
         m = pattern.search(text)
         before = text[max(0, m.start() - 160) : m.start()].replace("*", "") if m else ""
         if m and not (NEGATION.search(before) or _NOT_THIS.search(before)):
@@ -306,8 +312,9 @@ _IN_ONE_MESSAGE = re.compile(
 # Sub-agents as the means: "fall back to meta-prompting using a subagent", "Parallelize this step
 # with individual sub-agents", "run it in a fresh subagent".
 _BY_SUBAGENTS = re.compile(
-    r"\b(?:using|via|through|with|in)\s+(?:a|an|one|parallel|separate|dedicated|individual|fresh|new"
+    r"\b(?:(?:using|via|through|with|in)\s+(?:a|an|one|parallel|separate|dedicated|individual|fresh|new"
     r"|multiple|several|isolated|specialized|\d+)\s+(?:(?!(?:per|of|for|each|and|or)\s)[\w-]+\s+){0,2}?"
+    r"|(?:using|via|through)\s+(?=sub-?agents\b))"  # "orchestrate the drafting via sub-agents"
     + r"sub-?agents?"  # not "share it with a teammate": a person
     + r"\b(?!['’])"  # not "in a subagent's context": what it has
     + COMPOUND_HEAD,
@@ -322,9 +329,20 @@ _NOT_THIS = re.compile(r"\b(?:not|rather\s+than)\s+$", re.IGNORECASE)
 # The work divided among sub-agents: "Split the checks into two parallel Explore subagents"; not
 # "turn this command into a subagent" (a definition to write).
 _SPLIT_INTO = re.compile(
-    r"\b(?:split|divide|break|partition|shard|fan)\w*\s+(?:[\w-]+\s+){0,8}?into\s+"
+    # (not "Splitting two tasks across agents that …": a gerund names the act, as in a list of mistakes)
+    r"\b(?:split|divide|break|partition|shard|fan)(?!\w*ing\b)\w*\s+(?:[\w-]+\s+){0,8}?(?:into\s+"
     r"(?:\d+|two|three|four|five|six|several|multiple|parallel|separate|independent)\s+"
-    r"(?:[\w-]+\s+){0,2}?sub-?agents\b" + COMPOUND_HEAD,
+    r"(?:[\w-]+\s+){0,2}?sub-?agents"
+    # "split independent questions across agents"
+    r"|across\s+(?:the\s+)?(?:multiple\s+|parallel\s+|several\s+|separate\s+)?(?:sub-?)?agents)\b"
+    + COMPOUND_HEAD,
+    re.IGNORECASE,
+)
+# The work given to sub-agents in the passive, as a rule: "fixes must be assigned to sub-agents"
+_ASSIGNED_TO = re.compile(
+    r"\b(?:must|should|shall|will|are\s+to|is\s+to)\s+be\s+(?:assigned|delegated|dispatched|handed\s+off|given)"
+    r"\s+to\s+(?:the\s+|a\s+|an\s+|separate\s+|parallel\s+|dedicated\s+|fresh\s+)?sub-?agents?\b"
+    + COMPOUND_HEAD,
     re.IGNORECASE,
 )
 
@@ -344,7 +362,7 @@ def _tool_or_description(text: str, low: str, paragraphs: Paragraphs) -> bool:
         return True
     if "message" in low and _IN_ONE_MESSAGE.search(text):
         return True
-    if ("subagent" in low or "sub-agent" in low) and (_BY_SUBAGENTS.search(text) or _SPLIT_INTO.search(text)):
+    if "agent" in low and any(p.search(text) for p in (_BY_SUBAGENTS, _SPLIT_INTO, _ASSIGNED_TO)):
         return True
     if any(w in low for w in ("using the", "via the", "through the")) and _BY_A_NAMED_AGENT.search(text):
         return True
@@ -436,6 +454,9 @@ EXAMPLES = FormExamples(
         "For a large audit, fan the work out to fresh-context agents, one per plugin.",  # split
         "Re-dispatch a fresh verification agent against the merged tree.",
         "Dispatch spoke workers (sub-agents) into their worktrees.",
+        "Once the plan is set, fixes and reviews must be assigned to sub-agents.",  # passive, must
+        "For broad research, split independent questions across agents and merge the findings.",
+        "Your job is to orchestrate the drafting via sub-agents.",
         "If the user asks for depth, dispatch **one** subagent and say so.",  # emphasis
         "When subagents are available, prefer dispatching a fresh subagent per task.",  # a gerund
         "If a fact needs real digging, fire a background subagent for it.",
@@ -487,6 +508,9 @@ EXAMPLES = FormExamples(
         "This skill spawns a fresh Subordinate Agent Claude Code session.",  # another harness's
         "This use is in the script, not in a subagent Bash call.",  # the means set aside
         "Run skills in an isolated subagent with `context: fork`:",  # the fork setting, described
+        "- Attempting to close a campaign, commit, or spawn another agent from the drafter role.",
+        "Tell Claude to create an agent team with a prompt that describes the task.",  # the user
+        "7. **Shared state.** Splitting two tasks across agents that both edit one file.",  # a mistake
         "**Purpose**: Run the skill in an isolated subagent context.",  # a context, not an agent
         "Read `scripts/build.sh` and run it.",
         "Turn this command into a subagent definition when it grows.",

@@ -33,6 +33,9 @@ _NAMED_NOT_AN_AGENT = re.compile(
 )
 
 
+_THE_SKILL_TOOL = re.compile(r"\b(?:the\s+)?`?Skill`?\s+tool\b|\bSkill\(")
+
+
 def spawn_lead(text: str) -> str | None:
     """How strongly a sentence introduces a list of agents to spawn: "strong" (`Spawn three
     subagents in parallel:`, `Launch in parallel:`), "weak" (`Run these agents:`) or None."""
@@ -42,8 +45,9 @@ def spawn_lead(text: str) -> str | None:
         after = text[verb.end() :]
         if re.match(r"\s+(?:whenever|when|if|after|before|once|while|unless|on)\b", after, re.IGNORECASE):
             continue  # "Invoke whenever:" lists occasions, not agents
-        if _NAMED_NOT_AN_AGENT.match(after):
-            continue  # "Invoke the `jtbd` skill with this context:" lists its inputs
+        if _NAMED_NOT_AN_AGENT.match(after) or _THE_SKILL_TOOL.search(text):
+            # "Invoke the `jtbd` skill with this context:" lists its inputs; "using the Skill tool:", skills
+            continue
         agents = re.search(rf"{AGENT_NOUN}|\b{GROUP_NOUN}\b", after, re.IGNORECASE)
         if strong_verb(verb.group(0)) and (agents or text.rstrip().endswith(":")):
             return "strong"
@@ -234,6 +238,8 @@ EXAMPLES = FormExamples(
         "Read these files:\n\n- **security-auditor**\n- **code-reviewer**\n",
         "以下のエージェントは実行しない：\n\n- @agent-review-srp-reviewer\n",
         "Invoke the `docs:summarise` skill with this context:\n\n- `ticket_id`: the ticket\n- `pr`: the PR\n",
+        "Invoke the matching skill using the Skill tool:\n\n"
+        "- `story` → `docs:plan-story`\n- `arc` → `docs:plan-arc`\n",
         "When the user picks one, invoke `docs:micro` with:\n\n"
         "- `topic` = the node's label\n- `level` = its level\n",
     ),

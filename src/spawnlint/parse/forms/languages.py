@@ -37,6 +37,8 @@ class _Grammar:
     # an agent by its role ("各 reviewer を並列起動"): spawned when in parallel; CJK only, where
     # the word for "in parallel" is a probe of the trigger (a spaced language's is not)
     role: re.Pattern[str] | None
+    # a verb joined after the verb, then a negation of it ("委任して実行できる")
+    joined: re.Pattern[str] | None
 
 
 _ROLES = re.compile(rf"\b{vocabulary.alternation(vocabulary.SPAWNED_ROLES, plural=True)}\b", re.IGNORECASE)
@@ -64,6 +66,12 @@ def _grammar(language: vocabulary.Language) -> _Grammar:
         words(language.negations),
         words(language.parallel) if language.parallel else None,
         None if language.spaced else _ROLES,
+        re.compile(
+            rf"{vocabulary.alternation(language.joined)}[\u3400-\u9fff]{{1,4}}"
+            rf"{vocabulary.alternation(language.joined_negations)}"
+        )
+        if language.joined
+        else None,
     )
 
 
@@ -224,7 +232,11 @@ def _foreign_clause(grammar: _Grammar, text: str, verb: re.Match[str]) -> tuple[
         clause_start = ends[-1] if ends else start
         clause = text[clause_start : verb.start()]
         markup = _MARKUP.match(text, verb.end())
-        negated = grammar.negation.match(text, markup.end() if markup else verb.end()) is not None
+        negated = (
+            grammar.negation.match(text, markup.end() if markup else verb.end()) is not None
+            or text.startswith(grammar.language.noun_particles, verb.end())
+            or (grammar.joined is not None and grammar.joined.match(text, verb.end()) is not None)
+        )
     else:
         clause_start = verb.end()
         limit = verb.end() + _FOREIGN_WINDOW
@@ -513,6 +525,9 @@ EXAMPLES = (
             "Planning エージェントを起動する前に設定を読む。",  # not a built-in's name
             "`agent-writer` エージェントと比較して実行時間を測る。",  # compared with, not used
             "このエージェントは並列で実行される。",  # the agent does the running, described
+            "重い処理は `runner` サブエージェントに委任して実行できる。",  # can be: a possibility, told of
+            "複数の依頼を 1 回の `runner` 起動に折り畳む。",  # 起動 before a particle: a noun (a start)
+            "`runner` 実行中の追加依頼は完了を待つ。",  # while it runs
             "準備はメインで実行する（Agent ツールは使わない）。",  # the tool refused
             "キーワード: `subagent`, `並列実行`, `Task tool`",  # a verb in a code span
             "Claude Code ではエージェントは Task tool の subagent として利用可能です。",  # can be used
@@ -545,6 +560,7 @@ EXAMPLES = (
             "결과를 사용자에게 넘깁니다.",  # to the user: no agent
             "Claude가 서브에이전트를 사용하게 하려면 설명을 구체적으로 쓰세요.",  # "to make it use"
             "플러그인에 새 서브에이전트를 생성합니다.",  # a definition made, as "create a subagent"
+            "`runner` 에이전트 실행을 기다린 뒤 결과를 읽으세요.",  # 실행 before a particle: a noun
         ),
     ),
     FormExamples(

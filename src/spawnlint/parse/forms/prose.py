@@ -184,7 +184,9 @@ class ProseSpawn:
 _NOUN_BEFORE = re.compile(
     r"\b(?:a|an|the|each|every|this|that|one|named|unnamed|first|next|last|same|its|their|your|our|dry|test)\s+$"
     r"|\b(?:way|how|when|whether|ability|able|order|time|prepares?|ready|about|failed|unable|trying|tried"
-    r"|attempt(?:s|ed)?)\s+to\s+$"
+    r"|attempt(?:s|ed|ing)?)\s+to\s+$"
+    # "Attempting to commit, or spawn another agent"
+    r"|\b(?:trying|tried|attempt(?:s|ed|ing)?)\s+to\s+[^.;:]{0,80},\s+(?:or|and)\s+$"
     r"|\b(?:at|on|per|upon|of|for|after|before|during)\s+$",  # "set at spawn time"
     re.IGNORECASE,
 )
@@ -209,6 +211,7 @@ def is_instruction(text: str, verb: re.Match[str]) -> bool:
         or _BY_A_COMMAND.search(before)
         or (_THIRD_PARTY.search(before) and not _CONDITION_CLOSED.search(before))
         or _SUBJECT_BEFORE.search(before)
+        or _TOLD_TO_CLAUDE.search(before)
         or _PROGRESSIVE.search(before)
     )
 
@@ -247,6 +250,8 @@ _SUBJECT_BEFORE = re.compile(
     r"(?:(?!(?:must|should|will|shall|can|may|then|and|or|to|now|first|also)\s)[\w'.-]+\s+){1,3}$",
     re.IGNORECASE,
 )
+# "Tell Claude to create an agent team": what the user says to Claude (a guide for the user)
+_TOLD_TO_CLAUDE = re.compile(r"\b(?:tell|ask|instruct|prompt)\s+claude(?:\s+code)?\s+to\s+$", re.IGNORECASE)
 # "Verify that the lead is using the Agent tool to spawn teammates": what someone is doing
 _PROGRESSIVE = re.compile(r"\b(?:is|are|was|were)\s+[a-z]+ing\b[^.;:]{0,60}\bto\s+$", re.IGNORECASE)
 # "If the user asks for depth, dispatch one subagent": the someone is in a condition closed by a

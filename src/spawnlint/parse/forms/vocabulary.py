@@ -260,6 +260,13 @@ class Language:
     # "create a new subagent" does; a named agent, the tool or agents in parallel still spawn
     making_verbs: tuple[str, ...] = ()
     new_words: tuple[str, ...] = ()
+    # after the verb, a verb joined to it and then one of these: "委任して実行できる" (can hand it to
+    # … and run it) tells of a possibility, as the negations do right after the verb
+    joined: tuple[str, ...] = ()
+    joined_negations: tuple[str, ...] = ()
+    # a particle right after a verb that is a noun too makes it the noun ("runner 起動に": into a
+    # start, "실행을 기다린": waits for a run)
+    noun_particles: tuple[str, ...] = ()
 
 
 LANGUAGES = (
@@ -310,6 +317,7 @@ LANGUAGES = (
             "不要",
             "可能",  # "Task tool の subagent として利用可能です": can be used, a description
             *("するには", "させるには"),  # "in order to": a purpose, the instruction comes after
+            *("できる", "できます"),  # "can": a possibility, told of
         ),
         verb_last=True,
         object_particles=("を", "に", "で"),  # で: by means of ("サブエージェントで実行")
@@ -320,6 +328,9 @@ LANGUAGES = (
         tool_words=("ツール",),
         # words that hold 立て without meaning "set up" (assemble, make use of, tailor)
         false_friends=("組み立て", "役立て", "仕立て", "見立て", "目立"),
+        joined=("して", "させて"),
+        joined_negations=("できる", "できます", "可能"),
+        noun_particles=("に", "が", "は", "の", "を", "中", "時"),  # and "while" / "when" ("実行中")
         numerals=("一", "二", "三", "四", "五"),
         counters=("つ", "体", "個", "名", "人"),
     ),
@@ -370,6 +381,7 @@ LANGUAGES = (
         counters=("개", "명"),
         making_verbs=("생성",),
         new_words=("새",),
+        noun_particles=("을", "를", "이", "가", "은", "는", "의", "에"),
     ),
     Language(
         "zh",
