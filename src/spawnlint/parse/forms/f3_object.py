@@ -35,7 +35,11 @@ def find_objects(text: str, covered: list[tuple[int, int]]) -> list[Match]:
             continue
         params = split_params(text[open_at + 1 : close], open_at + 1)
         keys = {p.key for p in params}
-        hook_input = _HOOK_INPUT.search(text, max(0, open_at - 40), open_at) is not None
+        line_start = text.rfind("\n", 0, open_at) + 1
+        hook_input = (
+            _HOOK_INPUT.search(text, max(0, open_at - 40), open_at) is not None
+            or _TRANSCRIPT_LINE.search(text, line_start, open_at) is not None
+        )
         if hook_input or ("prompt" not in keys and keys & _EVENT_KEYS):
             continue  # `{"type": "subagent_start", ...}`, `"tool_input": {...}`: a hook's event
         found.append(Match(open_at, close + 1, _tool_of_enclosing(text, open_at), tuple(params)))
@@ -48,6 +52,8 @@ _EVENT_KEYS = frozenset({"type", "event", "hook_event_name", "session_id", "time
 
 
 _HOOK_INPUT = re.compile(r"""["']?tool_input["']?\s*:\s*$""")
+# a line of a transcript (`{"type":"assistant","message":{... "tool_use" ...}}`): a call made, logged
+_TRANSCRIPT_LINE = re.compile(r""""type"\s*:\s*"(?:assistant|user)"\s*,\s*"message"\s*:""")
 
 
 def _enclosing_brace(text: str, offset: int) -> int:
@@ -100,6 +106,9 @@ EXAMPLES = FormExamples(
         # a hook's input as logged: the call the hook saw
         '```json\n{"type": "PreToolUse", "data": {"tool_name": "Task", "tool_input": '
         '{"prompt": "Find it", "subagent_type": "Explore"}}}\n```\n',
+        # a line of a transcript, in a test's fixture
+        '```jsonl\n{"type":"assistant","message":{"content":[{"type":"tool_use","name":"Task",'
+        '"input":{"subagent_type":"spec-writer","prompt":"x"}}]}}\n```\n',
     ),
 )
 

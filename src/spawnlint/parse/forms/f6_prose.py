@@ -38,7 +38,9 @@ from spawnlint.parse.text import LIST_ITEM, FormExamples, RawSite
 # "launch 5 parallel agents", "use a Haiku agent"; not "the agent template", "an Agent SDK app".
 _GENERIC = re.compile(
     # (no word of a clause of its own before them: "Use this skill when an upstream agent exits")
-    r"^\s*(?:(?!(?:not|no|never|without|when|whenever|if|once|while|after|before|until|unless)\s)\S+\s+){0,3}?"
+    # (nor "against" or "about": "Run this audit against all plugin agents" names what it checks)
+    r"^\s*(?:(?!(?:not|no|never|without|when|whenever|if|once|while|after|before|until|unless|against|about)\s)"
+    r"\S+\s+){0,3}?"
     r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+\+?"
     r"(?:\s*[-–]\s*\d+)?|several|multiple|parallel|new|fresh|separate|dedicated|additional|another|both|all|these"
     r"|specialized|specialised|specialist|independent|individual|background)"
@@ -100,7 +102,12 @@ _HARNESS = re.compile(
 )
 _FORK_SETTING = re.compile(r"`context:\s*[\"']?fork[\"']?`")
 # "Spawns a fresh Subordinate Agent Claude Code session": the harness named right after the noun
-_HARNESS_NEXT = re.compile(r"\s+(?:claude\s+code|codex|gemini|cursor|opencode|cli|terminal)\b", re.IGNORECASE)
+_HARNESS_NEXT = re.compile(
+    r"\s+(?:claude\s+code|codex|gemini|cursor|opencode|cli|terminal)\b"
+    # "Spawn a Claude agent in an adjacent pane": a process of its own, in a pane or a window
+    r"|\s+in\s+(?:a|an|the|another|its\s+own)\s+(?:[\w-]+\s+){0,2}?(?:pane|tab|window|terminal|tmux)\b",
+    re.IGNORECASE,
+)
 _HEADLESS = re.compile(r"\bheadless\b", re.IGNORECASE)
 # "invoke `x`" with no agent word near runs a skill, a command or a CLI as often as an agent
 # (the tool's names as written: "before marking each task done" names no agent)
@@ -362,8 +369,12 @@ def _tool_or_description(text: str, low: str, paragraphs: Paragraphs) -> bool:
         return True
     if "message" in low and _IN_ONE_MESSAGE.search(text):
         return True
-    if "agent" in low and any(p.search(text) for p in (_BY_SUBAGENTS, _SPLIT_INTO, _ASSIGNED_TO)):
+    if ("subagent" in low or "sub-agent" in low) and any(
+        p.search(text) for p in (_BY_SUBAGENTS, _SPLIT_INTO, _ASSIGNED_TO)
+    ):
         return True
+    if "across" in low and _SPLIT_INTO.search(text):
+        return True  # "split the questions across agents"
     if any(w in low for w in ("using the", "via the", "through the")) and _BY_A_NAMED_AGENT.search(text):
         return True
     if " it" in low and ("read" in low or "load" in low or "open" in low) and _READ_AND_DISPATCH.search(text):
@@ -511,6 +522,8 @@ EXAMPLES = FormExamples(
         "- Attempting to close a campaign, commit, or spawn another agent from the drafter role.",
         "Tell Claude to create an agent team with a prompt that describes the task.",  # the user
         "7. **Shared state.** Splitting two tasks across agents that both edit one file.",  # a mistake
+        "Run this audit against all plugin agents to produce a fresh report.",  # what it checks
+        "**Goal:** Spawn a Claude agent in an adjacent pane so you can keep working.",  # a process
         "**Purpose**: Run the skill in an isolated subagent context.",  # a context, not an agent
         "Read `scripts/build.sh` and run it.",
         "Turn this command into a subagent definition when it grows.",
