@@ -182,6 +182,7 @@ _SPAWN_WORDS = spellings(
         *(f"{noun}(s)" for noun in vocabulary.AGENT_NOUNS),
         *vocabulary.GROUP_NOUNS,
         *vocabulary.NEGATIONS,
+        *vocabulary.REPLACING,
         *vocabulary.RULE_SPAWN_STEMS,
         *(
             word
@@ -208,6 +209,7 @@ _SPAWN_PIECES = [
     "`x` with:",  # a target named, then its inputs
     "= x",
     "across",  # the work split across agents
+    "→",
     "must be assigned to",
     "via",
     "using the Skill tool",

@@ -471,6 +471,7 @@ EXAMPLES = FormExamples(
         "If the user asks for depth, dispatch **one** subagent and say so.",  # emphasis
         "When subagents are available, prefer dispatching a fresh subagent per task.",  # a gerund
         "If a fact needs real digging, fire a background subagent for it.",
+        "Instead of vector search → use the Explore agent for conceptual exploration.",  # the replacement
     ),
     invalid=(
         "Do not spawn the **security-auditor** agent.",

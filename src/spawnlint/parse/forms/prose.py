@@ -59,7 +59,11 @@ def strong_verb(matched: str) -> bool:
 
 
 IMPERATIVE_ONLY = vocabulary.first_words(vocabulary.IMPERATIVE_ONLY)
-NEGATION = re.compile(rf"\b{vocabulary.alternation(vocabulary.NEGATIONS)}\b[^.;:]*$", re.IGNORECASE)
+NEGATION = re.compile(
+    rf"\b{vocabulary.alternation(vocabulary.NEGATIONS)}\b[^.;:]*$"
+    rf"|\b{vocabulary.alternation(vocabulary.REPLACING)}\b[^.;:,→]*$",
+    re.IGNORECASE,
+)
 AGENT_NOUN = vocabulary.alternation(vocabulary.AGENT_NOUNS, plural=True)
 CORE_NOUN = vocabulary.alternation(vocabulary.CORE_AGENT_NOUNS, plural=True)
 GROUP_NOUN = vocabulary.alternation(vocabulary.GROUP_NOUNS)

@@ -102,10 +102,12 @@ NEGATIONS = (
     "cannot",
     "can't",
     "no need to",
-    "instead of",
     "avoid",
     "without",
 )
+# Words that set aside what follows them up to a comma or an arrow, not the verb after that:
+# "Instead of vector search, use the Explore agent" (the agent is the replacement).
+REPLACING = ("instead of", "rather than")
 # Words that forbid the `name` parameter in a no-name rule sentence.
 FORBIDDING = ("never", "do not", "don't", "must not", "mustn't", "without", "omit*")
 # ... and, beside a parameter of a spawn, that forbid it ("no `name`").
