@@ -471,6 +471,7 @@ EXAMPLES = FormExamples(
         "If the user asks for depth, dispatch **one** subagent and say so.",  # emphasis
         "When subagents are available, prefer dispatching a fresh subagent per task.",  # a gerund
         "If a fact needs real digging, fire a background subagent for it.",
+        "Usually spawn two reviewer agents, one per module.",  # an adverb first: still an instruction
         "Instead of vector search → use the Explore agent for conceptual exploration.",  # the replacement
     ),
     invalid=(
@@ -524,6 +525,9 @@ EXAMPLES = FormExamples(
         "Tell Claude to create an agent team with a prompt that describes the task.",  # the user
         "7. **Shared state.** Splitting two tasks across agents that both edit one file.",  # a mistake
         "Run this audit against all plugin agents to produce a fresh report.",  # what it checks
+        "Commands are invoked with `/name` and typically delegate to agents.",  # as a rule, told of
+        "Dispatch a `close-notification` browser event with the notification ID.",  # an event
+        "In the examples, you are making the assistant use the Agent tool.",  # what it shows another do
         "**Goal:** Spawn a Claude agent in an adjacent pane so you can keep working.",  # a process
         "**Purpose**: Run the skill in an isolated subagent context.",  # a context, not an agent
         "Read `scripts/build.sh` and run it.",

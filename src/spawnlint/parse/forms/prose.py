@@ -99,6 +99,8 @@ _VARIABLE_REF = re.compile(rf"`?(?P<name>\$\{{?[A-Z][A-Z0-9_]*\}}?)`?\s+{CORE_NO
 NOT_AN_AGENT_AFTER = (
     r"(?!\s*(?i:skill|command|subcommand|tool|script|file|cli|hook|workflow|mcp|server|plugin|template"
     r"|process(?:e)?|daemon|thread|container|job|shell)s?\b)"
+    # "Dispatch a `close-notification` browser event": an event, a word describing it or none
+    r"(?!\s*(?:[\w-]+\s+)?(?i:events?|signals?|notifications?)\b)"
 )
 # After spawn/launch/dispatch, an id right after the verb: ``Spawn `shop:critic` ``,
 # ``Dispatch `codebase-recon` via the Agent tool``, `` `Agent(shop:critic)` ``.
@@ -221,6 +223,7 @@ def is_instruction(text: str, verb: re.Match[str]) -> bool:
         or (_THIRD_PARTY.search(before) and not _CONDITION_CLOSED.search(before))
         or _SUBJECT_BEFORE.search(before)
         or _TOLD_TO_CLAUDE.search(before)
+        or _HABITUAL.search(before)
         or _PROGRESSIVE.search(before)
     )
 
@@ -243,7 +246,7 @@ _QUOTE_CLOSES = re.compile(r"[^\"”\n.!?]{0,80}[\"”]")
 # else does, described ("you" is the model the prompt instructs)
 _THIRD_PARTY = re.compile(
     r"\b(?:users?|the\s+user|claude(?:\s+code)?|developers?|authors?|people|humans?|someone|anyone"
-    r"|(?:a|any|the)\s+(?:person|human|maintainer|reviewer|teammate)"
+    r"|(?:a|any|the)\s+(?:person|human|maintainer|reviewer|teammate|assistant)"
     # "Six arkhe commands dispatch subagents on ...", "a model can ... hand off to other agents"
     r"|commands|skills|hooks|plugins|they|models?|(?:a|an|the)\s+model|llms?)\s+"
     r"(?:(?:can|may|might|could|will|would|also|automatically|then|must|should)\s+){0,2}"
@@ -258,6 +261,11 @@ _SUBJECT_BEFORE = re.compile(
     r"^[\s>*_#-]*(?:\d+[.)]\s+)?(?:the|a|an)\s+"
     r"(?:(?!(?:must|should|will|shall|can|may|then|and|or|to|now|first|also)\s)[\w'.-]+\s+){1,3}$",
     re.IGNORECASE,
+)
+# "Commands ... typically delegate to agents": what something does as a rule, told of (a word
+# before the adverb: a sentence that opens "Usually spawn two agents" is still an instruction)
+_HABITUAL = re.compile(
+    r"\S\s+(?:and\s+)?(?:typically|usually|often|generally|normally|commonly)\s+$", re.IGNORECASE
 )
 # "Tell Claude to create an agent team": what the user says to Claude (a guide for the user)
 _TOLD_TO_CLAUDE = re.compile(r"\b(?:tell|ask|instruct|prompt)\s+claude(?:\s+code)?\s+to\s+$", re.IGNORECASE)
