@@ -181,7 +181,12 @@ EXAMPLES = FormExamples(
         "Use the Task tool with:\n\n- `subagent_type`: `shop:critic`\n- `name`: `{area}-reviewer`\n"
         "- `prompt`: Review the plan.\n",
     ),
-    invalid=("With the Task tool:\n\n- Write a clear description of the change\n- Pass the prompt to it\n",),
+    invalid=(
+        "With the Task tool:\n\n- Write a clear description of the change\n- Pass the prompt to it\n",
+        # a skill's frontmatter fields: "user-invocable" holds no verb, the `agent` field no tool
+        "Recognized fields: `name`, `description`, `user-invocable`, `agent`.\n\n"
+        "- `name`: short hyphen-case, under 64 characters.\n- `description`: what it does.\n",
+    ),
 )
 
 SPEC = FormSpec(Form.F4, TRIGGER, _remove, (EXAMPLES,))

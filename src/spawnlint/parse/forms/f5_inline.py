@@ -8,7 +8,13 @@ import re
 
 from spawnlint.model import Edit, Form, Param, Sentence
 from spawnlint.parse.forms import prose_passes, removal, vocabulary
-from spawnlint.parse.forms.prose import TOOL_SENTENCE_WORDS, last_spawn_mention, names_the_tool, tool_in
+from spawnlint.parse.forms.prose import (
+    NEGATION,
+    TOOL_SENTENCE_WORDS,
+    last_spawn_mention,
+    names_the_tool,
+    tool_in,
+)
 from spawnlint.parse.forms.rule_sentence import is_rule_sentence
 from spawnlint.parse.forms.spec import Claims, Doc, FormSpec, Found, Pass
 from spawnlint.parse.forms.syntax import (
@@ -99,6 +105,8 @@ def _in_block(lines: list[str], block: Block) -> tuple[list[RawSite], set[int]]:
             continue
         if is_rule_sentence(sentence.text) or _CONSTRUCTOR.search(sentence.text):
             continue  # `new Agent({ name: ... })` builds an agent of another framework
+        if _forbidden(sentence.text):
+            continue  # "Do NOT call the `Agent` tool with `subagent_type: ...`": a call that fails
         confidence = "high"
         if "subagent_type" not in keys:
             # ``Spawn the `shop:critic` agent with `name: "c1"` ``: the prose names the target
@@ -109,6 +117,15 @@ def _in_block(lines: list[str], block: Block) -> tuple[list[RawSite], set[int]]:
         sites.append(RawSite(Form.F5, sentence.line - 1, sentence.column, tool, params, block, confidence))
         claimed.update(range(sentence.line - 1, sentence.end_line))
     return sites, claimed
+
+
+def _forbidden(text: str) -> bool:
+    """Whether the clause before the sentence's `subagent_type` forbids the call it gives."""
+    at = text.find("subagent_type")
+    if at < 0:
+        return False
+    clause = re.split(r"[.;:!?]\s|\s--\s|\s[—–]\s", text[:at])[-1]
+    return NEGATION.search(clause.replace("*", "")) is not None
 
 
 def _prose_target(sentence: Sentence) -> Param | None:
@@ -197,7 +214,11 @@ EXAMPLES = FormExamples(
         'Spawn the critic: `Task: name="c1", subagent_type="shop:critic"`; hand it the plan.',
         '> Spawn the reviewer with `subagent_type: "shop:critic"` and the diff.',
     ),
-    invalid=("Never pass `name` to the Agent tool: a named spawn runs as an `in_process_teammate`.",),
+    invalid=(
+        "Never pass `name` to the Agent tool: a named spawn runs as an `in_process_teammate`.",
+        # a call forbidden, in the clause before its parameters
+        'Do NOT call the `Agent` tool with `subagent_type: "docs:deep-dive"` -- it is a skill.',
+    ),
 )
 
 SPEC = FormSpec(Form.F5, TRIGGER, _remove, (EXAMPLES,))

@@ -46,11 +46,14 @@ GERUND_LEADS = ("prefer", "consider", "try")
 IMPERATIVE_ONLY = ("have", "get", "ask")
 # The verbs that create an agent team ("Create a team", "Use TeamCreate").
 TEAM_VERBS = ("create", "form", "set up", "spin up", "start", "assemble", "use", "spawn")
-# The verbs of a sentence that introduces the Agent/Task tool's parameters (F4, F5); each may go
-# on (`spawning`, `invokes`).
-TOOL_SENTENCE_VERBS = tuple(
-    f"{verb}*"
-    for verb in ("spawn", "launch", "dispatch", "start", "invoke", "delegate", "create", "run", "call", "use")
+# The verbs of a sentence that introduces the Agent/Task tool's parameters (F4, F5), in their
+# forms (`spawning`, `invokes`); not the words they begin ("user", "runtime", "callback").
+TOOL_SENTENCE_VERBS = (
+    *("spawn(s)", "spawned", "spawning", "launch(es)", "launched", "launching"),
+    *("dispatch(es)", "dispatched", "dispatching", "start(s)", "started", "starting"),
+    *("invoke(s)", "invoked", "invoking", "delegate(s)", "delegated", "delegating"),
+    *("create(s)", "created", "creating", "run(s)", "ran", "running"),
+    *("call(s)", "called", "calling", "use(s)", "used", "using"),
 )
 
 # Agent nouns (each also read in the plural). The core ones name an agent in any sentence
