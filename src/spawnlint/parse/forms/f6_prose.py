@@ -472,6 +472,7 @@ EXAMPLES = FormExamples(
         "When subagents are available, prefer dispatching a fresh subagent per task.",  # a gerund
         "If a fact needs real digging, fire a background subagent for it.",
         "Usually spawn two reviewer agents, one per module.",  # an adverb first: still an instruction
+        "You should usually delegate the review to a fresh subagent.",  # after a modal: one too
         "Instead of vector search → use the Explore agent for conceptual exploration.",  # the replacement
     ),
     invalid=(

@@ -264,8 +264,11 @@ _SUBJECT_BEFORE = re.compile(
 )
 # "Commands ... typically delegate to agents": what something does as a rule, told of (a word
 # before the adverb: a sentence that opens "Usually spawn two agents" is still an instruction)
+# (nor after a modal or "you": "You should usually delegate to the reviewer agent" is one)
 _HABITUAL = re.compile(
-    r"\S\s+(?:and\s+)?(?:typically|usually|often|generally|normally|commonly)\s+$", re.IGNORECASE
+    r"(?<![\w'])(?!(?:should|must|shall|will|would|can|could|may|to|please|you|we)\b)[\w`/>-]+\s+"
+    r"(?:and\s+)?(?:typically|usually|often|generally|normally|commonly)\s+$",
+    re.IGNORECASE,
 )
 # "Tell Claude to create an agent team": what the user says to Claude (a guide for the user)
 _TOLD_TO_CLAUDE = re.compile(r"\b(?:tell|ask|instruct|prompt)\s+claude(?:\s+code)?\s+to\s+$", re.IGNORECASE)
