@@ -36,11 +36,11 @@ def find_objects(text: str, covered: list[tuple[int, int]]) -> list[Match]:
         params = split_params(text[open_at + 1 : close], open_at + 1)
         keys = {p.key for p in params}
         line_start = text.rfind("\n", 0, open_at) + 1
-        hook_input = (
+        recorded = (
             _HOOK_INPUT.search(text, max(0, open_at - 40), open_at) is not None
             or _TRANSCRIPT_LINE.search(text, line_start, open_at) is not None
         )
-        if hook_input or ("prompt" not in keys and keys & _EVENT_KEYS):
+        if recorded or ("prompt" not in keys and keys & _EVENT_KEYS):
             continue  # `{"type": "subagent_start", ...}`, `"tool_input": {...}`: a hook's event
         found.append(Match(open_at, close + 1, _tool_of_enclosing(text, open_at), tuple(params)))
     return found

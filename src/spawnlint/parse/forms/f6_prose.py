@@ -121,14 +121,7 @@ def sentence_spawns(text: str) -> list[ProseSpawn]:
     "two parallel agents", or "dispatch them as sub-agents"."""
     if _FORK_SETTING.search(text):
         return []  # "Run skills in isolated subagent with `context: fork`": the setting (F9), told of
-    verbs = sorted(
-        [
-            _Verb(v.start(), v.end(), v.group(0).lower().split()[0], strong=strong_verb(v.group(0)))
-            for v in VERB_RE.finditer(text)
-            if is_instruction(text, v)
-        ]
-        + _describing_verbs(text)
-    )
+    verbs = sorted(_instruction_verbs(text) + _describing_verbs(text))
     for i, verb in enumerate(verbs):
         word = verb.word
         if word in IMPERATIVE_ONLY and text[: verb.start].strip(" *-#>0123456789.)"):
@@ -192,6 +185,15 @@ class _Verb:
     describing: bool = False  # "Launches the x agent": what the unit does, said of it
     listed: bool = False  # "- Delegates execution to a specific agent": a feature in a list
     strong: bool = False  # it spawns by itself (prose.strong_verb)
+
+
+def _instruction_verbs(text: str) -> list[_Verb]:
+    """The spawn verbs of a sentence used as instructions, each by its base word and strength."""
+    return [
+        _Verb(v.start(), v.end(), v.group(0).lower().split()[0], strong=strong_verb(v.group(0)))
+        for v in VERB_RE.finditer(text)
+        if is_instruction(text, v)
+    ]
 
 
 # What a command or skill says it does, at a sentence's start or after "this skill": "Launches the
@@ -329,8 +331,8 @@ _BY_SUBAGENTS = re.compile(
 )
 
 
-# "this use is in the script, not in a subagent": the means set aside
-_NOT_THIS = re.compile(r"\b(?:not|rather\s+than)\s+$", re.IGNORECASE)
+# "this use is in the script, not in a subagent": the means set aside ("rather than" is NEGATION's)
+_NOT_THIS = re.compile(r"\bnot\s+$", re.IGNORECASE)
 
 
 # The work divided among sub-agents: "Split the checks into two parallel Explore subagents"; not
@@ -521,9 +523,9 @@ EXAMPLES = FormExamples(
         "# Launch a Subordinate Agent (SA) session",  # an acronym before the noun's noun
         "This skill spawns a fresh Subordinate Agent Claude Code session.",  # another harness's
         "This use is in the script, not in a subagent Bash call.",  # the means set aside
+        "This use is in the script rather than in a subagent Bash call.",
         "Run skills in an isolated subagent with `context: fork`:",  # the fork setting, described
         "- Attempting to close a campaign, commit, or spawn another agent from the drafter role.",
-        "Tell Claude to create an agent team with a prompt that describes the task.",  # the user
         "7. **Shared state.** Splitting two tasks across agents that both edit one file.",  # a mistake
         "Run this audit against all plugin agents to produce a fresh report.",  # what it checks
         "Commands are invoked with `/name` and typically delegate to agents.",  # as a rule, told of
@@ -652,12 +654,7 @@ _ASIDE_AFTER = re.compile(r"\s*\([^()]*\)$")
 def mentions(text: str) -> list[ProseSpawn]:
     """The agents a sentence may spawn by name, to be confirmed against the project's agents."""
     found: list[ProseSpawn] = []
-    verbs = [
-        _Verb(v.start(), v.end(), v.group(0).lower().split()[0], strong=strong_verb(v.group(0)))
-        for v in VERB_RE.finditer(text)
-        if is_instruction(text, v)
-    ]
-    for verb in sorted(verbs + _describing_verbs(text)):
+    for verb in sorted(_instruction_verbs(text) + _describing_verbs(text)):
         if verb.word in IMPERATIVE_ONLY and text[: verb.start].strip(" *-#>0123456789.)"):
             continue
         rest = text[verb.end : verb.end + 160]

@@ -132,7 +132,10 @@ def _remove(param: Param, path: str, lines: list[str], gone: frozenset[int]) -> 
 EXAMPLES = FormExamples(
     Form.F8,
     valid=("Create a team and spawn 3 teammates named alpha, beta and gamma.",),
-    invalid=("Form the team of people who review the budget.",),
+    invalid=(
+        "Form the team of people who review the budget.",
+        "Tell Claude to create an agent team with a prompt that describes the task.",  # the user's words
+    ),
 )
 
 SPEC = FormSpec(Form.F8, TRIGGER, _remove, (EXAMPLES,), has_syntax=False)

@@ -560,7 +560,7 @@ EXAMPLES = (
             "결과를 사용자에게 넘깁니다.",  # to the user: no agent
             "Claude가 서브에이전트를 사용하게 하려면 설명을 구체적으로 쓰세요.",  # "to make it use"
             "플러그인에 새 서브에이전트를 생성합니다.",  # a definition made, as "create a subagent"
-            "`runner` 에이전트 실행을 기다린 뒤 결과를 읽으세요.",  # 실행 before a particle: a noun
+            "`runner` 실행을 기다린다.",  # 실행 before a particle: a noun (waits for the run)
         ),
     ),
     FormExamples(
