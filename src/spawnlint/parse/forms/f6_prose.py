@@ -458,6 +458,7 @@ EXAMPLES = FormExamples(
         "Read [agents/json-checker.md](agents/json-checker.md) and call it with the JSON.",
         "### Step 3: Dispatch two reviewer subagents in parallel",
         "## 2. Launch the `schema-auditor` agent",
+        "### 3. Spawn Workers\n\nEach worker reviews one module.",  # a step the heading names
         "Parallelize this step with individual sub-agents.",
         "Spawn one `Task` subagent to read the skill cold.",
         "Start all of them in one message; their settings are in `references/crew.md`.",
@@ -538,6 +539,7 @@ EXAMPLES = FormExamples(
         "## Spawning subagents from a skill",
         "### Step 2: When to launch a subagent",
         "### Step 4: Delegate to Documentation Agent",
+        "### 3. Spawn Workers\n\nExecute the spawn_session.py script:",  # the script spawns them
         "Convert the checklist into three sub-agents' prompts.",
         "This checklist is read through the `code-reviewer` agent's prompt.",
         "Start with **3-5 teammates** and grow the team when it stalls.",

@@ -89,11 +89,12 @@ def _grammars_for(text: str) -> tuple[_Grammar, ...]:
 _ASIDE = re.compile(r"^[（(][^）)\n]{0,60}[）)]")
 
 
-def _nouns(grammar: _Grammar, noun: re.Pattern[str], clause: str) -> list[re.Match[str]]:
+def _nouns(grammar: _Grammar, noun: re.Pattern[str], clause: str, final: bool = False) -> list[re.Match[str]]:
     """The noun where the clause holds it as the verb's object: before a verb that comes last, the
     noun carries an object particle ("このエージェントは" is the subject: it does the work), or
     `near_particles` right before the verb ("サブエージェントの起動"), or `and_particles` before
-    another object ("エージェントとスキルを", not "エージェントと比較して")."""
+    another object ("エージェントとスキルを", not "エージェントと比較して"), or (`final`: the verb
+    closes its clause) stands right before the verb ("spring-architect 에이전트 호출")."""
     language = grammar.language
     if not language.verb_last:
         return [
@@ -109,6 +110,7 @@ def _nouns(grammar: _Grammar, noun: re.Pattern[str], clause: str) -> list[re.Mat
         # "agent `reader`（subagent_type: …）で": a name after the noun, as English orders them
         after = _NAME_AFTER.sub("", clause[m.end() :].lstrip(), count=1)
         after = _ASIDE.sub("", after.lstrip(), count=1).lstrip()
+        after = _plural(language, after)
         counted = count.match(after) if count else None
         # "서브에이전트 2개를 실행", "Task Agent 2개 실행": a count, then the particle or the verb
         if counted:
@@ -116,8 +118,10 @@ def _nouns(grammar: _Grammar, noun: re.Pattern[str], clause: str) -> list[re.Mat
             if _BESIDE_THE_VERB.match(after):
                 found.append(m)
                 continue
-        if after.startswith(language.object_particles) or (
-            after.startswith(language.near_particles) and len(after) <= 4
+        if (
+            (final and _BESIDE_THE_VERB.match(after))
+            or after.startswith(language.object_particles)
+            or (after.startswith(language.near_particles) and len(after) <= 4)
         ):
             found.append(m)
         elif after.startswith(language.and_particles) and any(
@@ -127,6 +131,29 @@ def _nouns(grammar: _Grammar, noun: re.Pattern[str], clause: str) -> list[re.Mat
     return found
 
 
+def _plural(language: vocabulary.Language, after: str) -> str:
+    """The text after a noun, less a plural suffix ("들을" → "을")."""
+    for suffix in language.plurals:
+        if after.startswith(suffix):
+            return after[len(suffix) :]
+    return after
+
+
+def _final(language: vocabulary.Language, text: str, verb: re.Match[str]) -> bool:
+    """Whether a verb of the language that comes last closes its clause: the text ends, or
+    punctuation or an aside follows, or one of its endings does ("호출한다.", "起動する。"), not a
+    modifier or a noun ("호출하는 방법", "起動する前に")."""
+    if not language.verb_last or verb.group(0).isascii():
+        return False
+    at = _MARKUP.match(text, verb.end())
+    rest = text[at.end() if at else verb.end() :]
+    if _CLOSED.match(rest):
+        return True
+    ending = next((e for e in language.verb_endings if rest.startswith(e)), None)
+    return ending is not None and not _CJK.match(rest, len(ending))
+
+
+_CLOSED = re.compile(r"$|\n|[.:;,。：；、！？!?|（(）)—–-]")
 _NAME_AFTER = re.compile(r"^(?:`[^`\n]{1,60}`|\*\*[^*\n]{1,60}\*\*)")
 _COUNTS = {
     language.code: re.compile(
@@ -135,6 +162,17 @@ _COUNTS = {
     for language in vocabulary.LANGUAGES
     if language.counters
 }
+
+
+_TASK = re.compile(r"(?<![A-Za-z0-9_`*])Task(?![A-Za-z0-9_`*-])")  # the tool by its name alone, as written
+
+
+def _tool_called(grammar: _Grammar, verb: re.Match[str], clause: str, final: bool) -> list[re.Match[str]]:
+    """The tool by its name alone as the object of a verb of calling ("다음 Task들을 한 메시지에서
+    동시에 호출"): one call of the Task tool. A task of a plan is run ("Task 1을 실행"), not called."""
+    if verb.group(0) not in grammar.language.calling_verbs:
+        return []
+    return _nouns(grammar, _TASK, clause, final)
 
 
 def _adjacent_ref(clause: str, nouns: list[re.Match[str]]) -> re.Match[str] | None:
@@ -269,8 +307,11 @@ def foreign_lead(text: str) -> bool:
             if not grammar.language.verb_last and named:
                 return True
             # the agents as the verb's object ("エージェントを…実行"), not "used with these agents"
+            final = _final(grammar.language, text, verb)
             if grammar.language.verb_last and (
-                _nouns(grammar, grammar.agent, clause) or _nouns(grammar, grammar.subagent, clause)
+                _nouns(grammar, grammar.agent, clause, final)
+                or _nouns(grammar, grammar.subagent, clause, final)
+                or _tool_called(grammar, verb, clause, final)
             ):
                 return True
     return False
@@ -293,7 +334,7 @@ _AFTER_VERB = re.compile(
 # project's agents: "`paper-deep-reader` を上位 3 本に**並列 dispatch**", "tdd-dev:test-reviewer 호출".
 _OBJECT_REF = re.compile(
     r"(?P<mark>`|\*\*)@?(?P<name>[A-Za-z][\w.-]*(?::{1,2}[A-Za-z][\w.-]*)*)(?P=mark)"
-    r"|(?<![\w`*@:/.-])@?(?P<plain>[A-Za-z][\w-]*(?::[A-Za-z][\w-]*)?)(?![\w`*:/.-])"
+    r"|(?<![\w`*@:/.-])@?(?P<plain>[A-Za-z][A-Za-z0-9_-]*(?::[A-Za-z][A-Za-z0-9_-]*)?)(?![A-Za-z0-9_`*:/.-])"
 )
 _BESIDE_THE_VERB = re.compile(r"[\s*_]*$")
 
@@ -310,6 +351,9 @@ def _objects(grammar: _Grammar, clause: str, beside: bool) -> list[tuple[str, in
         if len(name) < 3 or name in _TOOL_NAMES or code_like(name):
             continue
         after = _ASIDE.sub("", clause[ref.end() :].lstrip(), count=1).lstrip()
+        # "spring-architect 에이전트 호출": the name, then the noun that calls it an agent
+        noun = grammar.agent.match(after) or grammar.subagent.match(after)
+        after = _plural(language, after[noun.end() :].lstrip() if noun else after)
         if (
             after.startswith(language.object_particles)
             or (
@@ -410,8 +454,11 @@ def foreign_spawns(text: str) -> list[ProseSpawn]:
             clause_start, clause, negated = _foreign_clause(grammar, text, verb)
             if negated:
                 continue
-            subagents = _nouns(grammar, grammar.subagent, clause)
-            ref = _adjacent_ref(clause, subagents + _nouns(grammar, grammar.agent, clause))
+            final = _final(grammar.language, text, verb)
+            subagents = _nouns(grammar, grammar.subagent, clause, final) or _tool_called(
+                grammar, verb, clause, final
+            )
+            ref = _adjacent_ref(clause, subagents + _nouns(grammar, grammar.agent, clause, final))
             sentence = _sentence_of(text, verb)
             by_the_tool = _THE_TOOL.search(sentence) and not _TOOL_REFUSED.search(sentence)
             # agents started in parallel are sub-agents: "分析エージェントを**並列で**起動する"
@@ -423,8 +470,8 @@ def foreign_spawns(text: str) -> list[ProseSpawn]:
                     or grammar.parallel.search(text, max(0, verb.start() - 4), verb.start()) is not None
                 )
                 and bool(
-                    _nouns(grammar, grammar.agent, clause)
-                    or (grammar.role is not None and _nouns(grammar, grammar.role, clause))
+                    _nouns(grammar, grammar.agent, clause, final)
+                    or (grammar.role is not None and _nouns(grammar, grammar.role, clause, final))
                 )
             )
             handed = None if grammar.language.verb_last else _TO_A_MENTION.match(text, verb.end())
@@ -512,6 +559,8 @@ EXAMPLES = (
             "3 つの調査を同じメッセージで並列起動する（Agent tool の呼び出しを 3 つ）。",  # the tool, aside
             "観点ごとの分析エージェントを **並列 dispatch** する。",  # an English verb borrowed, last
             "読み役は同梱の agent `reader`（`subagent_type: loops:reader`）で立てる。",  # set up; name, aside
+            "レビュー用サブエージェント起動。",  # a terse step: the particle left out
+            "各観点の Task を並列で呼び出す。",  # the tool by its name, called
         ),
         invalid=(
             "サブエージェントを起動しない。",
@@ -533,6 +582,7 @@ EXAMPLES = (
             "Claude Code ではエージェントは Task tool の subagent として利用可能です。",  # can be used
             "単一プロジェクト内の run 比較は `stats` agent が担当する。",  # "run" a noun before Japanese
             "For Task tool dispatch. Valid values:",  # an English sentence: no verb borrowed
+            "サブエージェント起動する前に設定を読む。",  # before it starts: the verb modifies a noun
         ),
     ),
     FormExamples(
@@ -548,6 +598,9 @@ EXAMPLES = (
             "검증은 sub-agent 에게 체크리스트와 함께 넘깁니다.",  # hand over
             "서브에이전트 2개를 병렬로 실행하세요.",  # a count between the noun and its particle
             "- Task Agent 2개 실행",  # a count, right before the verb
+            "서브에이전트들을 병렬로 실행하세요.",  # a plural before the particle
+            "2. `spring-architect` 에이전트 호출",  # a terse step: the particle left out
+            "다음 Task들을 한 메시지에서 동시에 호출한다:",  # the tool by its name, called
         ),
         invalid=(
             "서브에이전트를 호출하지 마세요.",
@@ -561,6 +614,10 @@ EXAMPLES = (
             "Claude가 서브에이전트를 사용하게 하려면 설명을 구체적으로 쓰세요.",  # "to make it use"
             "플러그인에 새 서브에이전트를 생성합니다.",  # a definition made, as "create a subagent"
             "`runner` 실행을 기다린다.",  # 실행 before a particle: a noun (waits for the run)
+            "서브에이전트 실행 결과를 확인한다.",  # the particle left out, but a noun follows the verb
+            "서브에이전트 호출하는 방법은 문서를 보세요.",  # how to call: the verb modifies a noun
+            "각 Task를 순서대로 실행한다.",  # a plan's tasks are run, not called
+            "서브에이전트들을 사용하지 마세요.",
         ),
     ),
     FormExamples(

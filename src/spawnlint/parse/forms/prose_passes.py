@@ -236,6 +236,19 @@ _HEADING_NAME = re.compile(r"(?<![\w:-])[a-z][\w:-]*[a-z0-9](?![\w:-])")
 _TOPIC_VERBS = frozenset({"delegate", "delegating", "hand", "use", "using"})
 
 
+# "### 3. Spawn Workers" over "Execute the spawn_session.py script:": the step is a program's to do
+_RUNS_A_PROGRAM = re.compile(
+    r"^\s*(?:execute|run)\s+(?:the\s+|this\s+)?`?[\w./${}-]*?(?:\.(?:py|sh|js|mjs|ts|rb|ps1)\b|`?\s+script\b)",
+    re.IGNORECASE,
+)
+
+
+def _runs_a_program(lines: list[str], heading: int) -> bool:
+    """Whether the first line of the heading's section tells to run a script."""
+    first = next((t for t in lines[heading + 1 : heading + 4] if t.strip()), "")
+    return _RUNS_A_PROGRAM.match(first) is not None
+
+
 def _headings(doc: Doc, claims: Claims) -> Found:
     lines = doc.lines
     examples = doc.cached("example lines", lambda: example_lines(lines))
@@ -259,7 +272,7 @@ def _headings(doc: Doc, claims: Claims) -> Found:
         if body.split()[0].lower().strip("*_") in _TOPIC_VERBS:
             continue
         spawns = [s for s in sentence_spawns(body) if s.offset == 0]
-        if not spawns:
+        if not spawns or _runs_a_program(lines, line):
             continue
         at = lines[line].find(body)
         block = Block("paragraph", line, line + 1, None)

@@ -272,6 +272,15 @@ class Language:
     # a particle right after a verb that is a noun too makes it the noun ("runner 起動に": into a
     # start, "실행을 기다린": waits for a run)
     noun_particles: tuple[str, ...] = ()
+    # a plural suffix between a noun and its particle ("서브에이전트들을": sub-agents)
+    plurals: tuple[str, ...] = ()
+    # after a verb that comes last, the endings that close its clause (end of text and punctuation
+    # do too): there the noun right before the verb is its object with the particle left out, as
+    # terse steps write it ("spring-architect 에이전트 호출", "サブエージェント起動する。")
+    verb_endings: tuple[str, ...] = ()
+    # verbs of calling: their object may be the tool by its name alone ("다음 Task들을 한 메시지에서
+    # 동시에 호출": call these Tasks in one message); a task of a plan is run, not called
+    calling_verbs: tuple[str, ...] = ()
 
 
 LANGUAGES = (
@@ -338,6 +347,9 @@ LANGUAGES = (
         noun_particles=("に", "が", "は", "の", "を", "中", "時"),  # and "while" / "when" ("実行中")
         numerals=("一", "二", "三", "四", "五"),
         counters=("つ", "体", "個", "名", "人"),
+        plurals=("たち", "達"),
+        verb_endings=("する", "します", "して", "しろ", "せよ", "させる", "させて"),
+        calling_verbs=("呼び出", "呼ぶ", "呼んで"),
     ),
     Language(
         "ko",
@@ -387,6 +399,13 @@ LANGUAGES = (
         making_verbs=("생성",),
         new_words=("새",),
         noun_particles=("을", "를", "이", "가", "은", "는", "의", "에"),
+        plurals=("들",),
+        # 하는/한/할 make the verb a modifier ("호출하는 방법": how to call), 하면 a condition
+        verb_endings=(
+            *("한다", "합니다", "하세요", "하십시오", "하라", "해라", "해야", "하고", "해서", "하여"),
+            *("함", "해", "할 것"),
+        ),
+        calling_verbs=("호출",),
     ),
     Language(
         "zh",
