@@ -27,6 +27,10 @@ EXAMPLES = FormExamples(
     invalid=(
         'Agent(name="Triage", instructions="Sort the tickets.")\n',
         'task = Task(title="Ship it")\n',
+        # a call made and recorded (a transcript line, a hook's input), as F3 reads its objects
+        'LINE = {"type": "assistant", "message": {"content": [{"type": "tool_use", "name": "Task",\n'
+        '        "input": {"subagent_type": "explorer", "prompt": "Look around"}}]}}\n',
+        'EVENT = {"hook_event_name": "PreToolUse", "tool_input": {"subagent_type": "explorer"}}\n',
     ),
 )
 

@@ -40,20 +40,24 @@ def find_objects(text: str, covered: list[tuple[int, int]]) -> list[Match]:
             _HOOK_INPUT.search(text, max(0, open_at - 40), open_at) is not None
             or _TRANSCRIPT_LINE.search(text, line_start, open_at) is not None
         )
-        if recorded or ("prompt" not in keys and keys & _EVENT_KEYS):
+        if recorded or ("prompt" not in keys and keys & EVENT_KEYS):
             continue  # `{"type": "subagent_start", ...}`, `"tool_input": {...}`: a hook's event
         found.append(Match(open_at, close + 1, _tool_of_enclosing(text, open_at), tuple(params)))
     return found
 
 
 # Keys of an event or a record (a hook's input, a log line), not of the Agent tool's input; a
-# spawn's object gives its prompt
-_EVENT_KEYS = frozenset({"type", "event", "hook_event_name", "session_id", "timestamp", "agent_id"})
-
-
-_HOOK_INPUT = re.compile(r"""["']?tool_input["']?\s*:\s*$""")
+# spawn's object gives its prompt. The Python reader reads its dicts by the same keys.
+EVENT_KEYS = frozenset({"type", "event", "hook_event_name", "session_id", "timestamp", "agent_id"})
+HOOK_INPUT_KEY = "tool_input"  # a hook's input holds the call it was given
 # a line of a transcript (`{"type":"assistant","message":{... "tool_use" ...}}`): a call made, logged
-_TRANSCRIPT_LINE = re.compile(r""""type"\s*:\s*"(?:assistant|user)"\s*,\s*"message"\s*:""")
+TRANSCRIPT_ROLES = ("assistant", "user")
+TRANSCRIPT_KEY = "message"
+
+_HOOK_INPUT = re.compile(rf"""["']?{HOOK_INPUT_KEY}["']?\s*:\s*$""")
+_TRANSCRIPT_LINE = re.compile(
+    rf""""type"\s*:\s*"(?:{"|".join(TRANSCRIPT_ROLES)})"\s*,\s*"{TRANSCRIPT_KEY}"\s*:"""
+)
 
 
 def _enclosing_brace(text: str, offset: int) -> int:

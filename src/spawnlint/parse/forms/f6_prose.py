@@ -57,6 +57,16 @@ _A_ROLE = re.compile(
     + COMPOUND_HEAD,
     re.IGNORECASE,
 )
+# After a strong verb, the Task tool's calls by its noun (vocabulary.SPAWNED_TASKS, TASK_WORDS)
+_TASK_WORD = rf"(?:{vocabulary.alternation(vocabulary.TASK_WORDS)}|\d+)\s+"
+_SUBTASKS = re.compile(
+    rf"^\s*(?:{_TASK_WORD}){{0,3}}{vocabulary.alternation(vocabulary.SPAWNED_TASKS, plural=True)}\b(?!-)",
+    re.IGNORECASE,
+)
+# (one word besides an article at least: "spawn a task that re-reports the time" is a runtime's)
+_TASKS = re.compile(
+    rf"^\s*(?:(?:a|an|the)\s+)?(?!(?:a|an|the)\s)(?:{_TASK_WORD}){{1,3}}tasks?\b(?![-.(])", re.IGNORECASE
+)
 # "If the host supports subagents, launch one": a sub-agent by a pronoun
 _ONE_OF_THEM = re.compile(
     rf"^\s*{vocabulary.alternation(vocabulary.SPAWNED_PRONOUNS)}\b(?!\s+(?:of|more|by|at|step|file))",
@@ -152,9 +162,11 @@ def sentence_spawns(text: str) -> list[ProseSpawn]:
         # a feature list names its agent: "- Delegates execution to a specific agent"
         generic = None if verb.listed else (_GENERIC.search(clause) or _OR_A_SUBAGENT.search(clause))
         if generic is None and verb.strong and not verb.listed:
-            generic = _A_ROLE.search(clause) or (
-                _ONE_OF_THEM.search(clause) if _SUBAGENT_NAMED.search(text, 0, verb.start) else None
-            )
+            generic = _A_ROLE.search(clause) or _SUBTASKS.search(clause)
+        if generic is None and word == vocabulary.TASK_SPAWN_VERB and not verb.listed:
+            generic = _TASKS.search(clause)
+        if generic is None and verb.strong and not verb.listed:
+            generic = _ONE_OF_THEM.search(clause) if _SUBAGENT_NAMED.search(text, 0, verb.start) else None
         if generic and not governed(
             clause[: generic.start()] + " ".join(clause[generic.start() : generic.end()].split()[:-1])
         ):
@@ -459,6 +471,8 @@ EXAMPLES = FormExamples(
         "### Step 3: Dispatch two reviewer subagents in parallel",
         "## 2. Launch the `schema-auditor` agent",
         "### 3. Spawn Workers\n\nEach worker reviews one module.",  # a step the heading names
+        "Spawn parallel research tasks to map the code.",  # the Task tool's calls, by its noun
+        "Spawn parallel sub-tasks for the research.",
         "Parallelize this step with individual sub-agents.",
         "Spawn one `Task` subagent to read the skill cold.",
         "Start all of them in one message; their settings are in `references/crew.md`.",
@@ -540,6 +554,11 @@ EXAMPLES = FormExamples(
         "### Step 2: When to launch a subagent",
         "### Step 4: Delegate to Documentation Agent",
         "### 3. Spawn Workers\n\nExecute the spawn_session.py script:",  # the script spawns them
+        "| Subagent query empty | Skip the section — not all sessions use subagents |",  # what is so
+        "Spawn a background task to tail the log.",  # a shell's task
+        "Spawn two asyncio tasks for the readers.",  # a runtime's
+        "Dispatch tasks to the queue.",
+        "For a long call, spawn a task that re-reports the elapsed time.",  # a runtime's
         "Convert the checklist into three sub-agents' prompts.",
         "This checklist is read through the `code-reviewer` agent's prompt.",
         "Start with **3-5 teammates** and grow the team when it stalls.",

@@ -257,8 +257,10 @@ _THIRD_PARTY = re.compile(
 )
 # "The 2024-01-01 release-gate run produced …": a noun phrase that opens the sentence ends in the
 # word, a noun or the verb of that subject; an imperative opens its sentence or follows a clause
+# "… — not all sessions use subagents": a quantified subject opening its clause tells what is so
 _SUBJECT_BEFORE = re.compile(
-    r"^[\s>*_#-]*(?:\d+[.)]\s+)?(?:the|a|an)\s+"
+    r"(?:^[\s>*_#-]*(?:\d+[.)]\s+)?(?:the|a|an)\s+"
+    r"|(?:^|[—–|;]\s*)[\s>*_#-]*(?:not\s+)?(?:all|most|some|many|few|no)\s+(?:of\s+(?:the|our|your)\s+)?)"
     r"(?:(?!(?:must|should|will|shall|can|may|then|and|or|to|now|first|also)\s)[\w'.-]+\s+){1,3}$",
     re.IGNORECASE,
 )
@@ -485,7 +487,13 @@ _STRONG_VERB_PATTERNS = tuple(
     for word in (*vocabulary.STRONG_VERBS, *vocabulary.PHRASAL_VERBS)
 )
 _NOUN_PROBES = vocabulary.probes(vocabulary.AGENT_NOUNS)
-_STRONG_OBJECTS = (*_NOUN_PROBES, *vocabulary.GROUP_NOUNS, *vocabulary.SPAWNED_ROLES)
+_STRONG_OBJECTS = (
+    *_NOUN_PROBES,
+    *vocabulary.GROUP_NOUNS,
+    *vocabulary.SPAWNED_ROLES,
+    *vocabulary.probes(vocabulary.SPAWNED_TASKS),
+    "task",  # "Spawn parallel research tasks" (vocabulary.TASK_WORDS)
+)
 _PRONOUN_NEXT = re.compile(rf"\s+{vocabulary.alternation(vocabulary.SPAWNED_PRONOUNS)}\b")
 _MARKED_NEXT = re.compile(r"\s*(?:(?:the|a|an|one)\s+)?(?:`|\*\*)")
 _REFERENCE_WINDOW = 170  # 160 after the verb, and the verb itself

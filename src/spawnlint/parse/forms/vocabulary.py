@@ -76,6 +76,16 @@ SPAWNED_ROLES = (
 # A sub-agent by a pronoun after a strong verb, where the sentence named sub-agents before it
 # ("If the host supports subagents, launch one").
 SPAWNED_PRONOUNS = ("one", "them")
+# The Task tool's calls by its own noun after a strong verb: "spawn parallel sub-tasks for
+# research"; "tasks" only after "spawn" and these words ("Spawn parallel research tasks"), not a
+# shell's or a runtime's ("spawn a background task", "spawn asyncio tasks")
+SPAWNED_TASKS = ("sub(-)task",)
+TASK_SPAWN_VERB = "spawn"
+TASK_WORDS = (
+    *("a", "an", "the", "two", "three", "four", "five", "multiple", "several", "parallel", "more"),
+    *("focused", "follow-up", "separate", "concurrent", "independent", "research", "investigation"),
+    *("verification", "analysis", "exploration"),
+)
 AGENT_NOUNS = (*CORE_AGENT_NOUNS, *ROLE_NOUNS)
 # Who else may go idle in a team's instructions (SL105), besides the agent nouns.
 IDLE_SUBJECTS = ("team-mate", "team mate", "member", "specialist")

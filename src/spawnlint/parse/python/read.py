@@ -30,6 +30,7 @@ from spawnlint.model import (
     ToolList,
     ValueKind,
 )
+from spawnlint.parse.forms.f3_object import EVENT_KEYS, HOOK_INPUT_KEY, TRANSCRIPT_KEY, TRANSCRIPT_ROLES
 from spawnlint.parse.forms.registry import could_yield, has_spawn_word, with_removals
 from spawnlint.parse.forms.syntax import TooComplex, classify, is_absent
 from spawnlint.parse.frontmatter import parse_tool_list
@@ -339,6 +340,9 @@ class _Reader:
         if id(node) in self.claimed:
             return
         by_key = {text: value for text, _key, value in entries}
+        if _recorded(by_key):
+            self.claimed.update(id(inner) for inner in ast.walk(node))
+            return  # a transcript line or a hook's input: a call made, not one to make
         tool_input = by_key.get("input")
         tool_name = _string_value(by_key.get("name"))
         if _string_value(by_key.get("type")) == "tool_use" and tool_name in ("Agent", "Task"):
@@ -347,7 +351,7 @@ class _Reader:
                 self.claimed.add(id(tool_input))
                 self._dict_site(tool_input, tool_name)
             return
-        if "subagent_type" in by_key:
+        if "subagent_type" in by_key and not ("prompt" not in by_key and by_key.keys() & EVENT_KEYS):
             self._dict_site(node, None)
 
     def _dict_site(self, node: ast.Dict, tool: str | None) -> None:
@@ -548,6 +552,14 @@ def _relocate(site: SpawnSite, doc: Doc) -> SpawnSite:
         prompt=site.prompt,
         confidence=site.confidence,
         told_to_report=site.told_to_report,
+    )
+
+
+def _recorded(by_key: dict[str, ast.expr]) -> bool:
+    """A dict that records a call (F3's records, read the same way): a transcript line
+    (`{"type": "assistant", "message": {...}}`) or a hook's input (`"tool_input": {...}`)."""
+    return HOOK_INPUT_KEY in by_key or (
+        _string_value(by_key.get("type")) in TRANSCRIPT_ROLES and TRANSCRIPT_KEY in by_key
     )
 
 
