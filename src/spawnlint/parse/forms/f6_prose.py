@@ -559,6 +559,7 @@ EXAMPLES = FormExamples(
         "Spawn two asyncio tasks for the readers.",  # a runtime's
         "Dispatch tasks to the queue.",
         "For a long call, spawn a task that re-reports the elapsed time.",  # a runtime's
+        "2. **Start Claude in all agent windows:**",  # a terminal multiplexer's windows
         "Convert the checklist into three sub-agents' prompts.",
         "This checklist is read through the `code-reviewer` agent's prompt.",
         "Start with **3-5 teammates** and grow the team when it stalls.",

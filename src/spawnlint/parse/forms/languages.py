@@ -275,6 +275,19 @@ def _foreign_clause(grammar: _Grammar, text: str, verb: re.Match[str]) -> tuple[
             or text.startswith(grammar.language.noun_particles, verb.end())
             or (grammar.joined is not None and grammar.joined.match(text, verb.end()) is not None)
         )
+    elif verb.group(0).lower() in grammar.language.clause_final and _ENDS_CLAUSE.match(text, verb.end()):
+        # "Den Subagenten starten.": an infinitive last in its clause, its object before it
+        start = max(0, verb.start() - _FOREIGN_WINDOW)
+        ends = [
+            m.end()
+            for m in _CLAUSE_END.finditer(text, start, verb.start())
+            if not _in_aside(text[start : m.start()])
+        ]
+        clause_start = ends[-1] if ends else start
+        dashes = [m.end() for m in _DASH.finditer(text, clause_start, verb.start())]
+        clause_start = dashes[-1] if dashes else clause_start
+        clause = text[clause_start : verb.start()]
+        negated = grammar.negation.search(clause) is not None
     else:
         clause_start = verb.end()
         limit = verb.end() + _FOREIGN_WINDOW
@@ -291,6 +304,10 @@ def _foreign_clause(grammar: _Grammar, text: str, verb: re.Match[str]) -> tuple[
             grammar.language.code == "de" and grammar.negation.search(clause) is not None
         )
     return clause_start, clause, negated or _false_friend(grammar.language, text, verb)
+
+
+_ENDS_CLAUSE = re.compile(r"[ \t*_]*(?:$|[.!?;:,()\n]|und\s|oder\s)")
+_DASH = re.compile(r"\s[—–]\s")  # "… selbst fahren — vorbereiten und den Befehl delegieren"
 
 
 def foreign_lead(text: str) -> bool:
@@ -366,6 +383,12 @@ def _objects(grammar: _Grammar, clause: str, beside: bool) -> list[tuple[str, in
     return found
 
 
+# An agent named in a compound with the noun ("BibliotheKarin-Agent", "Review-Subagenten")
+_COMPOUND = re.compile(
+    r"(?<![\w-])(?P<name>[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)-(?i:sub-?)?(?i:agent)(?:en)?\b"
+)
+
+
 def foreign_mentions(text: str) -> list[ProseSpawn]:
     for grammar in _grammars_for(text):
         if grammar.language.verb_last:
@@ -383,8 +406,15 @@ def foreign_mentions(text: str) -> list[ProseSpawn]:
         if not grammar.language.spaced:
             continue
         for verb in grammar.verb.finditer(text):
-            if _foreign_clause(grammar, text, verb)[2]:
-                continue  # negated
+            clause_start, clause, negated = _foreign_clause(grammar, text, verb)
+            if negated:
+                continue
+            if clause_start < verb.start():  # an infinitive last: "den BibliotheKarin-Agent spawnen"
+                compound = _COMPOUND.search(clause)
+                if compound:
+                    at = clause_start + compound.start("name")
+                    return [ProseSpawn(Form.F6, verb.start(), compound.group("name"), at, None, 0)]
+                continue
             m = _AFTER_VERB.match(text[verb.end() : verb.end() + 120])
             if m is None or (
                 m.group("noun") is None and verb.group(0).lower() in grammar.language.weak_verbs
@@ -400,11 +430,21 @@ def foreign_mentions(text: str) -> list[ProseSpawn]:
 
 
 def _verb_then_word(text: str, low: str, paragraphs: Paragraphs) -> bool:
-    return any(
+    return _COMPOUND_LAST.search(text) is not None or any(
         re.search(rf"{g.verb.pattern}\s+\S", text, re.IGNORECASE) is not None
         for g in _GRAMMARS
         if g.language.spaced and not g.language.verb_last
     )
+
+
+# a compound right before an infinitive that ends its clause ("den X-Agent spawnen.")
+_COMPOUND_LAST = re.compile(
+    _COMPOUND.pattern
+    + r"\s+(?i:"
+    + vocabulary.alternation(w for language in vocabulary.LANGUAGES for w in language.clause_final)
+    + r")"
+    + _ENDS_CLAUSE.pattern
+)
 
 
 def _verb_last(text: str, low: str, paragraphs: Paragraphs) -> bool:
@@ -646,8 +686,21 @@ EXAMPLES = (
     ),
     FormExamples(
         Form.F6,
-        valid=("Starte den `code-reviewer` Agenten.", "Beauftrage einen Subagenten mit der Suche."),
-        invalid=("Starte den Subagenten nicht.", "Starte den Server neu und prüfe den Agenten."),
+        valid=(
+            "Starte den `code-reviewer` Agenten.",
+            "Beauftrage einen Subagenten mit der Suche.",
+            "Einen Subagenten für die Suche starten.",  # an infinitive last, its object before it
+            "Subagenten parallel starten und die Ergebnisse sammeln.",
+        ),
+        invalid=(
+            "Starte den Subagenten nicht.",
+            "Starte den Server neu und prüfe den Agenten.",
+            "Den Server starten.",
+            "Den Subagenten nicht starten.",
+            "**Kein Review-Subagent spawnen.** Dieser Befehl arbeitet selbst.",
+            # the object before the infinitive; the sub-agent in a cross-reference after it
+            "Den fertigen Befehl delegieren (siehe „Builds als Subagent“).",
+        ),
     ),
     FormExamples(
         Form.F6,

@@ -83,7 +83,7 @@ COMPOUND_HEAD = (
     r"|descriptions?|\.md|teams?|dispatch\w*|calls?|runs?|outputs?|results?|reports?|sessions?"
     r"|execution|runtimes?|time|times|speed|loops?|framework|mode|behaviou?r"
     r"|workflows?|patterns?|architectures?|systems?|approach|strateg(?:y|ies)|orchestration|support"
-    r"|contexts?)\b)"  # "Run skill in isolated subagent context": a context, not an agent
+    r"|contexts?|windows?|panes?)\b)"  # "subagent context": a context, not an agent; "agent windows" (tmux)
 )
 _PLAIN_REF = re.compile(
     rf"\b(?:(?:the|an?|one|two|three|four|five|\d+|all|both)\s+)?"

@@ -41,7 +41,7 @@ WEAK_VERBS = (
     "fire",  # "fire a background subagent"
 )
 # A verb's -ing form after these is an instruction too ("prefer dispatching a fresh subagent").
-GERUND_LEADS = ("prefer", "consider", "try")
+GERUND_LEADS = ("prefer", "consider", "try", "by")
 # "Have a subagent do X" spawns; "you have two agents" does not: these count only as imperatives.
 IMPERATIVE_ONLY = ("have", "get", "ask")
 # The verbs that create an agent team ("Create a team", "Use TeamCreate").
@@ -291,6 +291,10 @@ class Language:
     # verbs of calling: their object may be the tool by its name alone ("다음 Task들을 한 메시지에서
     # 동시에 호출": call these Tasks in one message); a task of a plan is run, not called
     calling_verbs: tuple[str, ...] = ()
+    # infinitives that end their clause with the object before them, where the verb otherwise
+    # comes first: German steps and bullets ("Den Subagenten starten.", "stattdessen den
+    # X-Agent spawnen")
+    clause_final: tuple[str, ...] = ()
 
 
 LANGUAGES = (
@@ -453,12 +457,17 @@ LANGUAGES = (
             "fuehre",
             "spawne",
             "spawnen",
+            "einsetzen",
         ),
         subagent_nouns=("subagent(en)", "sub-agent(en)", "unteragent(en)"),
         agent_nouns=("agent(en)", "teammitglied(er)"),
         negations=("nicht", "nie", "niemals", "kein*"),
         parallel=("parallel",),
         weak_verbs=("verwende", "verwenden", "nutze", "nutzen"),
+        clause_final=(
+            *("starten", "spawnen", "beauftragen", "delegieren", "aufrufen", "verwenden", "nutzen"),
+            "einsetzen",
+        ),
     ),
     Language(
         "es",
