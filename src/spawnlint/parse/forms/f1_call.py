@@ -38,6 +38,8 @@ def find_calls(text: str) -> list[Match]:
             brace = text.index("{", inner_start)
             inner_start, inner = brace + 1, text[brace + 1 : close].rstrip()[:-1]
         params = split_params(inner, inner_start)
+        if _another_framework(text, m, params):
+            continue
         if (
             is_spawn_params(params)
             or (_agent_only(params) and _PROMPT_AFTER.match(text, close + 1) is not None)
@@ -49,6 +51,29 @@ def find_calls(text: str) -> list[Match]:
         if positional is not None:
             found.append(Match(m.start(), close + 1, m.group(1), (positional,)))
     return found
+
+
+# Another framework's agent (Google ADK, the OpenAI Agents SDK, CrewAI): its keys, or an `Agent(`
+# built and kept (`specialist = Agent(name="specialist", ...)`, an item of a list) without the
+# Agent tool's own `subagent_type`. A spawn is a call made; `result = Task(...)` still is one.
+_FRAMEWORK_KEYS = frozenset(
+    {"instruction", "instructions", "sub_agents", "handoffs", "tools", "output_type", "output_key"}
+)
+_KEPT_BEFORE = re.compile(r"(?:=|\[|,)\s*$")
+
+
+def _another_framework(text: str, call: re.Match[str], params: list[RawParam]) -> bool:
+    keys = {p.key for p in params}
+    if keys & _FRAMEWORK_KEYS:
+        return True
+    if call.group(1) != "Agent" or "subagent_type" in keys:
+        return False
+    line_start = text.rfind("\n", 0, call.start()) + 1
+    before = text[line_start : call.start()]
+    if before.strip():
+        return _KEPT_BEFORE.search(before) is not None
+    previous = text[: max(line_start - 1, 0)].rstrip()
+    return previous.endswith(("[", ","))  # an item of a list written one a line
 
 
 # keys only the Agent tool takes: `Task(run_in_background=true) — "run the tests"` is a spawn
@@ -171,6 +196,8 @@ EXAMPLES = FormExamples(
         'Task(subagent_type="general-purpose", description="Research", prompt="Find the bug")',
         'Task(name="auditor", ...)',
         'Task(run_in_background=true) — "run the tests"',  # the Agent tool's own key
+        'result = Task(description="Analyze the core module", prompt="Map its imports.")',  # a call made
+        'result = Agent(subagent_type="shop:critic", prompt="Review the plan.")',
     ),
     invalid=(
         'new Agent({name: "x", instructions: "y"})',
@@ -178,6 +205,10 @@ EXAMPLES = FormExamples(
         '| `.claude/worktrees/` | checkouts made by `Agent(isolation: "worktree")` |',  # named
         "The Agent (see below) decides.",
         "This command pre-approves `Agent(critic)` and `Task(Explore)` so other commands need no prompt.",
+        # another framework's agents, built and kept
+        'specialist = Agent(name="specialist", ...)',
+        'team = [\n    Agent(name="finance", description="Financial analysis", ...),\n]',
+        'Agent(name="triage", instructions="Route the ticket.", handoffs=[billing])',
     ),
 )
 

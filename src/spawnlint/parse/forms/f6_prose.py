@@ -108,14 +108,17 @@ _SPAWNED = re.compile(
 # "a new Claude Code agent in a separate terminal", "Codex CLI agents": another harness's
 # process, not a subagent of this session
 _HARNESS = re.compile(
-    r"\b(?:claude\s+code|codex|gemini|cursor|opencode|copilot|cli|terminal|process|headless)\b", re.IGNORECASE
+    r"\b(?:claude\s+code|codex|gemini|cursor|opencode|copilot|cli|terminal|process|headless|sdk)\b",
+    re.IGNORECASE,
 )
 _FORK_SETTING = re.compile(r"`context:\s*[\"']?fork[\"']?`")
 # "Spawns a fresh Subordinate Agent Claude Code session": the harness named right after the noun
 _HARNESS_NEXT = re.compile(
     r"\s+(?:claude\s+code|codex|gemini|cursor|opencode|cli|terminal)\b"
     # "Spawn a Claude agent in an adjacent pane": a process of its own, in a pane or a window
-    r"|\s+in\s+(?:a|an|the|another|its\s+own)\s+(?:[\w-]+\s+){0,2}?(?:pane|tab|window|terminal|tmux)\b",
+    r"|\s+in\s+(?:a|an|the|another|its\s+own)\s+(?:[\w-]+\s+){0,2}?(?:pane|tab|window|terminal|tmux)\b"
+    # "Use another agent as a tool": a framework's agent wrapped as a function tool
+    r"|\s+as\s+(?:a|an)\s+(?:function\s+)?tool\b",
     re.IGNORECASE,
 )
 _HEADLESS = re.compile(r"\bheadless\b", re.IGNORECASE)
@@ -560,6 +563,11 @@ EXAMPLES = FormExamples(
         "Dispatch tasks to the queue.",
         "For a long call, spawn a task that re-reports the elapsed time.",  # a runtime's
         "2. **Start Claude in all agent windows:**",  # a terminal multiplexer's windows
+        "Google ADK supports hierarchies where agents can delegate to sub-agents.",  # what agents can do
+        "Handoffs enable agents to delegate tasks to other specialized agents.",  # a framework's feature
+        "Run an OpenAI Agent SDK agent with the given input.",  # another harness's agent
+        "Use another agent as a tool:",  # a framework's agent wrapped as a tool
+        "Tools extend agents by allowing them to call APIs, search the web, and delegate to other agents.",
         "Convert the checklist into three sub-agents' prompts.",
         "This checklist is read through the `code-reviewer` agent's prompt.",
         "Start with **3-5 teammates** and grow the team when it stalls.",

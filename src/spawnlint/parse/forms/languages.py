@@ -21,7 +21,7 @@ _FOREIGN_REF = re.compile(
     r"|(?<![\w@])@(?:agent-)?(?P<mention>[a-z][\w.-]*(?::[\w.-]+)*)"
     rf"|(?<![A-Za-z0-9_`*@-])(?P<builtin>{BUILTINS})(?![A-Za-z0-9_`*-])"  # "Exploreエージェントを spawn する"
 )
-_CLAUSE_END = re.compile(r"[。！？!?；;，|]|——|[.:](?:\s|$)")  # | ends a table cell
+_CLAUSE_END = re.compile(r"[。！？!?；;，：|]|——|[.:](?:\s|$)")  # | ends a table cell
 _COMMA = re.compile(r",")  # a clause's end too where words have no spaces (Chinese written with ",")
 _FOREIGN_WINDOW = 80  # characters between a verb and its agent (CJK sentences are short)
 
@@ -669,6 +669,7 @@ EXAMPLES = (
             "遇到复杂场景时，委派给 @code-reviewer 处理。",
             "并发启动 Agents（每个检查点一组）。",  # in parallel, right before the verb
             "对于复杂的缺陷修复，生成一个子智能体来编写复现测试。",
+            "兩條軌道並行：啟動兩個審查 subagent。",  # traditional characters
         ),
         invalid=(
             "不要派 subagent 做这件事。",
@@ -682,6 +683,7 @@ EXAMPLES = (
             "| 派发 sub-agent 后进入等待 | 设置提醒 |",  # after it: a time, not a step
             "凡派发皆登记——sub-agent、后台 shell 都进花名册。",  # the dash ends the clause
             "如何派发子代理，见参考文档。",  # how to: a topic
+            "不要啟動 subagent。",
         ),
     ),
     FormExamples(

@@ -225,6 +225,7 @@ def is_instruction(text: str, verb: re.Match[str]) -> bool:
         or _TOLD_TO_CLAUDE.search(before)
         or _HABITUAL.search(before)
         or _PROGRESSIVE.search(before)
+        or _ENABLED.search(before)
     )
 
 
@@ -248,7 +249,7 @@ _THIRD_PARTY = re.compile(
     r"\b(?:users?|the\s+user|claude(?:\s+code)?|developers?|authors?|people|humans?|someone|anyone"
     r"|(?:a|any|the)\s+(?:person|human|maintainer|reviewer|teammate|assistant)"
     # "Six arkhe commands dispatch subagents on ...", "a model can ... hand off to other agents"
-    r"|commands|skills|hooks|plugins|they|models?|(?:a|an|the)\s+model|llms?)\s+"
+    r"|commands|skills|hooks|plugins|agents|they|models?|(?:a|an|the)\s+model|llms?)\s+"
     r"(?:(?:can|may|might|could|will|would|also|automatically|then|must|should)\s+){0,2}"
     r"(?:[a-z]+\s+(?:and|or)\s+)?"  # "Users discover and invoke agents"
     r"(?:[a-z]+\b[^.;:]{0,40}\bto\s+"
@@ -270,6 +271,14 @@ _SUBJECT_BEFORE = re.compile(
 _HABITUAL = re.compile(
     r"(?<![\w'])(?!(?:should|must|shall|will|would|can|could|may|to|please|you|we)\b)[\w`/>-]+\s+"
     r"(?:and\s+)?(?:typically|usually|often|generally|normally|commonly)\s+$",
+    re.IGNORECASE,
+)
+# "Handoffs enable agents to delegate tasks": what something lets another do, told of
+# ("… by allowing them to execute functions, call APIs, and delegate to other agents")
+_ENABLED = re.compile(
+    r"\b(?:enables?|enabling|allows?|allowing|permits?|lets?|letting)\s+(?:(?:the|its|your|other|an?)\s+)?"
+    r"(?:agents?|models?|claude|users?|teammates?|sub-?agents?|them)\s+(?:to\s+)?"
+    r"(?:[^.;:]{0,80},\s+(?:and\s+|or\s+)?)?$",
     re.IGNORECASE,
 )
 # "Tell Claude to create an agent team": what the user says to Claude (a guide for the user)

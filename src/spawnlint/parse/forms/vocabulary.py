@@ -423,18 +423,37 @@ LANGUAGES = (
     ),
     Language(
         "zh",
-        verbs=("派发", "派出", "派", "启动", "调用", "委派", "委托", "召唤", "生成"),
-        subagent_nouns=("子代理", "子智能体"),
-        agent_nouns=("智能体", "代理"),
+        # simplified, then traditional ("啟動兩個審查 subagent")
+        verbs=(
+            *("派发", "派出", "派", "启动", "调用", "委派", "委托", "召唤", "生成"),
+            *("派發", "啟動", "調用", "委託", "召喚"),
+        ),
+        subagent_nouns=("子代理", "子智能体", "子智能體"),
+        agent_nouns=("智能体", "智能體", "代理"),
         # 怎么/如何: "how to dispatch" names a topic, it does not tell the model to
-        negations=("不要", "不必", "无需", "禁止", "不", "别", "勿", "会", "怎么", "如何"),
+        negations=(
+            "不要",
+            "不必",
+            "无需",
+            "無需",
+            "禁止",
+            "不",
+            "别",
+            "別",
+            "勿",
+            "会",
+            "會",
+            "怎么",
+            "怎麼",
+            "如何",
+        ),
         spaced=False,
         false_friends=("派生", "流派", "党派", "派对", "气派"),
         # "生成子智能体的提示词": the prompt is what is made; "派出的 sub-agent": one sent before
         modifier_particles=("的",),
         subordinators=("之后", "以后", "后", "时"),  # "派发 sub-agent 后进入等待": after it, a time
         verb_complements=("出", "了", "过"),
-        parallel=("并行", "并发", "同时"),
+        parallel=("并行", "并发", "同时", "並行", "並發", "同時"),
         tool_words=("工具",),
     ),
     Language(
