@@ -73,7 +73,7 @@ def _another_framework(text: str, call: re.Match[str], params: list[RawParam]) -
     if before.strip():
         return _KEPT_BEFORE.search(before) is not None
     previous = text[: max(line_start - 1, 0)].rstrip()
-    return previous.endswith(("[", ","))  # an item of a list written one a line
+    return previous.endswith(("[", ","))  # an item of a list written one to a line
 
 
 # keys only the Agent tool takes: `Task(run_in_background=true) — "run the tests"` is a spawn
