@@ -73,7 +73,8 @@ def _another_framework(text: str, call: re.Match[str], params: list[RawParam]) -
     if before.strip():
         return _KEPT_BEFORE.search(before) is not None
     previous = text[: max(line_start - 1, 0)].rstrip()
-    return previous.endswith(("[", ","))  # an item of a list written one to a line
+    # an item of a list written one to a line (not a sentence's words wrapped after a comma)
+    return previous.endswith(("[", "),"))
 
 
 # keys only the Agent tool takes: `Task(run_in_background=true) — "run the tests"` is a spawn
@@ -198,6 +199,7 @@ EXAMPLES = FormExamples(
         'Task(run_in_background=true) — "run the tests"',  # the Agent tool's own key
         'result = Task(description="Analyze the core module", prompt="Map its imports.")',  # a call made
         'result = Agent(subagent_type="shop:critic", prompt="Review the plan.")',
+        'For each module, in parallel,\nAgent(description="Review", prompt="Review the module.")',
     ),
     invalid=(
         'new Agent({name: "x", instructions: "y"})',
@@ -207,7 +209,7 @@ EXAMPLES = FormExamples(
         "This command pre-approves `Agent(critic)` and `Task(Explore)` so other commands need no prompt.",
         # another framework's agents, built and kept
         'specialist = Agent(name="specialist", ...)',
-        'team = [\n    Agent(name="finance", description="Financial analysis", ...),\n]',
+        'team = [\n    Agent(name="finance", description="Finance", ...),\n    Agent(name="legal", ...),\n]',
         'Agent(name="triage", instructions="Route the ticket.", handoffs=[billing])',
     ),
 )
