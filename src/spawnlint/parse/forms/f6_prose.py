@@ -107,14 +107,11 @@ _SPAWNED = re.compile(
 )
 # "a new Claude Code agent in a separate terminal", "Codex CLI agents": another harness's
 # process, not a subagent of this session
-_HARNESS = re.compile(
-    r"\b(?:claude\s+code|codex|gemini|cursor|opencode|copilot|cli|terminal|process|headless|sdk)\b",
-    re.IGNORECASE,
-)
+_HARNESS = re.compile(rf"\b{vocabulary.alternation(vocabulary.HARNESS_WORDS)}\b", re.IGNORECASE)
 _FORK_SETTING = re.compile(r"`context:\s*[\"']?fork[\"']?`")
 # "Spawns a fresh Subordinate Agent Claude Code session": the harness named right after the noun
 _HARNESS_NEXT = re.compile(
-    r"\s+(?:claude\s+code|codex|gemini|cursor|opencode|cli|terminal)\b"
+    rf"\s+{vocabulary.alternation(vocabulary.HARNESSES)}\b"
     # "Spawn a Claude agent in an adjacent pane": a process of its own, in a pane or a window
     r"|\s+in\s+(?:a|an|the|another|its\s+own)\s+(?:[\w-]+\s+){0,2}?(?:pane|tab|window|terminal|tmux)\b"
     # "Use another agent as a tool": a framework's agent wrapped as a function tool

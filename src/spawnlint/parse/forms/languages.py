@@ -140,13 +140,16 @@ def _plural(language: vocabulary.Language, after: str) -> str:
 
 
 def _final(language: vocabulary.Language, text: str, verb: re.Match[str]) -> bool:
-    """Whether a verb of the language that comes last closes its clause: the text ends, or
-    punctuation or an aside follows, or one of its endings does ("호출한다.", "起動する。"), not a
-    modifier or a noun ("호출하는 방법", "起動する前に")."""
-    if not language.verb_last or verb.group(0).isascii():
-        return False
-    at = _MARKUP.match(text, verb.end())
-    rest = text[at.end() if at else verb.end() :]
+    """Whether a verb of the language that comes last closes its clause (`_closes`)."""
+    return language.verb_last and not verb.group(0).isascii() and _closes(language, text, verb.end())
+
+
+def _closes(language: vocabulary.Language, text: str, end: int) -> bool:
+    """Whether the verb that ends at `end` closes its clause: the text ends, or punctuation or an
+    aside follows, or one of the language's endings does ("호출한다.", "起動する。", "starten und …"),
+    not a modifier or a noun ("호출하는 방법", "起動する前に")."""
+    at = _MARKUP.match(text, end)
+    rest = text[at.end() if at else end :]
     if _CLOSED.match(rest):
         return True
     ending = next((e for e in language.verb_endings if rest.startswith(e)), None)
@@ -275,7 +278,9 @@ def _foreign_clause(grammar: _Grammar, text: str, verb: re.Match[str]) -> tuple[
             or text.startswith(grammar.language.noun_particles, verb.end())
             or (grammar.joined is not None and grammar.joined.match(text, verb.end()) is not None)
         )
-    elif verb.group(0).lower() in grammar.language.clause_final and _ENDS_CLAUSE.match(text, verb.end()):
+    elif verb.group(0).lower() in grammar.language.clause_final and _closes(
+        grammar.language, text, verb.end()
+    ):
         # "Den Subagenten starten.": an infinitive last in its clause, its object before it
         start = max(0, verb.start() - _FOREIGN_WINDOW)
         ends = [
@@ -306,7 +311,6 @@ def _foreign_clause(grammar: _Grammar, text: str, verb: re.Match[str]) -> tuple[
     return clause_start, clause, negated or _false_friend(grammar.language, text, verb)
 
 
-_ENDS_CLAUSE = re.compile(r"[ \t*_]*(?:$|[.!?;:,()\n]|und\s|oder\s)")
 _DASH = re.compile(r"\s[—–]\s")  # "… selbst fahren — vorbereiten und den Befehl delegieren"
 
 
@@ -430,7 +434,7 @@ def foreign_mentions(text: str) -> list[ProseSpawn]:
 
 
 def _verb_then_word(text: str, low: str, paragraphs: Paragraphs) -> bool:
-    return _COMPOUND_LAST.search(text) is not None or any(
+    return _compound_last(text) or any(
         re.search(rf"{g.verb.pattern}\s+\S", text, re.IGNORECASE) is not None
         for g in _GRAMMARS
         if g.language.spaced and not g.language.verb_last
@@ -438,13 +442,19 @@ def _verb_then_word(text: str, low: str, paragraphs: Paragraphs) -> bool:
 
 
 # a compound right before an infinitive that ends its clause ("den X-Agent spawnen.")
-_COMPOUND_LAST = re.compile(
-    _COMPOUND.pattern
-    + r"\s+(?i:"
-    + vocabulary.alternation(w for language in vocabulary.LANGUAGES for w in language.clause_final)
-    + r")"
-    + _ENDS_CLAUSE.pattern
+_COMPOUND_LAST = tuple(
+    (language, re.compile(rf"{_COMPOUND.pattern}\s+(?i:{vocabulary.alternation(language.clause_final)})\b"))
+    for language in vocabulary.LANGUAGES
+    if language.clause_final
 )
+
+
+def _compound_last(text: str) -> bool:
+    return any(
+        _closes(language, text, m.end())
+        for language, compound in _COMPOUND_LAST
+        for m in compound.finditer(text)
+    )
 
 
 def _verb_last(text: str, low: str, paragraphs: Paragraphs) -> bool:

@@ -56,6 +56,12 @@ TOOL_SENTENCE_VERBS = (
     *("call(s)", "called", "calling", "use(s)", "used", "using"),
 )
 
+# Other harnesses an "agent" may run in, a process of its own and not a subagent of this session
+# ("a new Claude Code agent in a separate terminal", "Codex CLI agents")
+HARNESSES = ("claude code", "codex", "gemini", "cursor", "opencode", "copilot", "cli", "terminal")
+# ... and the words that make any agent noun one ("a headless worker", "an OpenAI Agent SDK agent")
+HARNESS_WORDS = (*HARNESSES, "process", "headless", "sdk")
+
 # Agent nouns (each also read in the plural). The core ones name an agent in any sentence
 # ("two parallel agents"); the role nouns only as the object of a spawn verb.
 CORE_AGENT_NOUNS = ("sub(-)agent", "agent", "teammate")
@@ -286,7 +292,8 @@ class Language:
     plurals: tuple[str, ...] = ()
     # after a verb that comes last, the endings that close its clause (end of text and punctuation
     # do too): there the noun right before the verb is its object with the particle left out, as
-    # terse steps write it ("spring-architect 에이전트 호출", "サブエージェント起動する。")
+    # terse steps write it ("spring-architect 에이전트 호출", "サブエージェント起動する。"); in
+    # German, what may follow an infinitive that ends its clause ("starten und …")
     verb_endings: tuple[str, ...] = ()
     # verbs of calling: their object may be the tool by its name alone ("다음 Task들을 한 메시지에서
     # 동시에 호출": call these Tasks in one message); a task of a plan is run, not called
@@ -487,6 +494,7 @@ LANGUAGES = (
             *("starten", "spawnen", "beauftragen", "delegieren", "aufrufen", "verwenden", "nutzen"),
             "einsetzen",
         ),
+        verb_endings=("und ", "oder "),  # "Subagenten starten und die Ergebnisse sammeln"
     ),
     Language(
         "es",
