@@ -203,7 +203,8 @@ def _followed_sites(
 def _confirmed(file: ParsedFile, index: Mapping[str, tuple[Agent, ...]]) -> tuple[SpawnSite, ...]:
     """The file's candidate sites (prose that names an agent plainly: "Launch recon-invoker") whose
     name is an agent of the project, as that agent's id; a built-in does not count ("Launch the
-    explore step"), nor a line that holds a site already. One lookup a candidate."""
+    explore step"), nor a line that holds a site already. One lookup a candidate (two for a
+    `plugin/name`, which is read as `plugin:name`)."""
     if not file.candidates:
         return ()
     taken = {s.line for s in file.sites}
@@ -214,6 +215,9 @@ def _confirmed(file: ParsedFile, index: Mapping[str, tuple[Agent, ...]]) -> tupl
             continue
         key = "-".join(target.value.strip().lower().replace("_", " ").split())
         agents = index.get(key, ())
+        if not agents and key.count("/") == 1:  # "delegate to `security/triage-agent`": plugin/name
+            key = key.replace("/", ":")
+            agents = index.get(key, ())
         if agents and not all(a.builtin for a in agents):
             found.append(replace(site, subagent_type=replace(target, value=key)))
             taken.add(site.line)

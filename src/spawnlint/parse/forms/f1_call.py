@@ -8,7 +8,7 @@ import re
 
 from spawnlint.model import Form, ValueKind
 from spawnlint.parse.forms import removal, syntax
-from spawnlint.parse.forms.prose import code_like
+from spawnlint.parse.forms.prose import BUILTINS, code_like
 from spawnlint.parse.forms.spec import Claims, Doc, FormSpec, Found, Pass
 from spawnlint.parse.forms.syntax import PARAM_KEYS, Match, RawParam, is_spawn_params, split_params
 from spawnlint.parse.forms.trigger import Paragraphs, Trigger
@@ -98,9 +98,12 @@ def _elided(inner: str) -> bool:
     return _ELIDED.search(inner) is not None
 
 
-_POSITIONAL_ID = re.compile(r"\s*([A-Za-z][\w.-]*(?::{1,2}[\w.-]+)+|[a-z][a-z0-9]*(?:-[a-z0-9]+)+)\s*$")
-# the prompt after a gap or a separator: `Task(x)",` is a quoted permission pattern ending
-_PROMPT_AFTER = re.compile(r"(?:[ \t]*(?:-|—|–|:|=>|->)[ \t]*|[ \t]+)[\"“]")
+_POSITIONAL_ID = re.compile(
+    rf"\s*([A-Za-z][\w.-]*(?::{{1,2}}[\w.-]+)+|[a-z][a-z0-9]*(?:-[a-z0-9]+)+|{BUILTINS})\s*$"
+)
+# the prompt after a gap or a separator (`Task(x)",` is a quoted permission pattern ending), or
+# on the lines indented under the call's colon ("Task(Explore):" over "  Explore the codebase")
+_PROMPT_AFTER = re.compile(r"(?:[ \t]*(?:-|—|–|:|=>|->)[ \t]*|[ \t]+)[\"“]|[ \t]*:[ \t]*\r?\n[ \t]+\S")
 
 
 def _positional_spawn(text: str, inner_start: int, inner: str, close: int) -> RawParam | None:
@@ -200,6 +203,7 @@ EXAMPLES = FormExamples(
         'result = Task(description="Analyze the core module", prompt="Map its imports.")',  # a call made
         'result = Agent(subagent_type="shop:critic", prompt="Review the plan.")',
         'For each module, in parallel,\nAgent(description="Review", prompt="Review the module.")',
+        "**If the user says yes:**\n\n```\nTask(Explore):\n  Explore the code for the topic.\n```",
     ),
     invalid=(
         'new Agent({name: "x", instructions: "y"})',
@@ -207,6 +211,7 @@ EXAMPLES = FormExamples(
         '| `.claude/worktrees/` | checkouts made by `Agent(isolation: "worktree")` |',  # named
         "The Agent (see below) decides.",
         "This command pre-approves `Agent(critic)` and `Task(Explore)` so other commands need no prompt.",
+        "Task(Setup):\n  Install the dependencies.",  # a work item, not an agent
         # another framework's agents, built and kept
         'specialist = Agent(name="specialist", ...)',
         'team = [\n    Agent(name="finance", description="Finance", ...),\n    Agent(name="legal", ...),\n]',

@@ -186,7 +186,32 @@ def sentence_spawns(text: str) -> list[ProseSpawn]:
             if names:
                 return [ProseSpawn(Form.F6, verb.start, None, 0, n, o) for n, o in names]
             return [ProseSpawn(Form.F6, verb.start, None, 0, None, 0)]
-    return _by_the_tool(text, verbs)
+    return _passive(text) or _by_the_tool(text, verbs)
+
+
+# The work as the subject: "Bulk scans may be delegated to a read-only Explore agent", "each file
+# is then handed off to the `linter` agent". A negation stands between the auxiliary and the verb
+# ("should not be delegated to a subagent") and so never matches.
+_PASSIVE = re.compile(
+    r"\b(?:(?:can|may|should|must|will|could|might|are\s+to|is\s+to)\s+(?:(?:then|also|always)\s+)?be"
+    r"|(?:is|are|gets?)(?:\s+(?:then|also|always))?)"
+    r"\s+(?:delegated|dispatched|handed\s+off|offloaded)\s+to\s+"
+    r"(?P<what>(?:a|an|the|one|two|three|several|parallel|multiple)\s+(?:[\w`*-]+\s+){0,3}?(?:sub-?agents?|agents?)\b)",
+    re.IGNORECASE,
+)
+
+
+_PASSIVE_PROBES = ("delegated", "dispatched", "handed", "offloaded")
+
+
+def _passive(text: str) -> list[ProseSpawn]:
+    m = _PASSIVE.search(text)
+    if m is None:
+        return []
+    refs = references(" " + m.group("what"), m.start("what") - 1, strong=True)
+    if refs:
+        return [ProseSpawn(Form.F6, m.start(), n, o, None, 0) for n, o in refs]
+    return [ProseSpawn(Form.F6, m.start(), None, 0, None, 0)]
 
 
 @dataclass(frozen=True, order=True)
@@ -395,6 +420,8 @@ def _tool_or_description(text: str, low: str, paragraphs: Paragraphs) -> bool:
         return True
     if ("delegate" in low or "hand" in low) and "`" in text and _AFTER_TO.search(text):
         return True
+    if any(w in low for w in _PASSIVE_PROBES) and _PASSIVE.search(text):
+        return True  # "may be delegated to a read-only Explore agent"
     if any(word in low for word in _DESCRIBING_PROBES) and _describes(text, low, paragraphs):
         return True  # "Launches the x agent": its agents are read like those of the verb
     for m in _TOOL_INSTRUMENT.finditer(text) if tool else ():
@@ -442,6 +469,8 @@ EXAMPLES = FormExamples(
         "Delegate the migration to the **db-migrator** agent.",
         "Invoke the `plan-checker` agent on the draft.",
         "Kick off the **test-runner** agent.",
+        "Bulk scans may be delegated to a read-only Explore agent.",
+        "Each file is then handed off to the `linter` agent.",
         "Have the **code-reviewer** agent check it.",
         "Use the **docs-writer** critic for the prose.",
         "Launch two parallel agents, one per module.",
@@ -493,6 +522,10 @@ EXAMPLES = FormExamples(
         "Instead of vector search → use the Explore agent for conceptual exploration.",  # the replacement
     ),
     invalid=(
+        "This work should not be delegated to a subagent.",
+        "Tasks are delegated to agents by the scheduler.",  # no article: what some engine does
+        # next steps put to the user, not taken: a list after "suggest:"
+        "After setup, suggest:\n\n1. **Queries**: Use the `query-builder` agent for hard queries",
         "Do not spawn the **security-auditor** agent.",
         "Run the critical path analysis on the build.",
         "Run the same check as the **linter** agent.",
@@ -771,15 +804,16 @@ def _prompt_leads(doc: Doc, claims: Claims) -> Found:
 PROMPT_LEADS = Pass("prompt leads", (Form.F6,), PROMPT_LEAD_TRIGGER, _prompt_leads)
 
 
-# A step's worker named by a label: "- Agent: `qa-tester` (sonnet) for standard tests", and the
-# call format a skill gives in a fence ("Agente: api-designer" over "Tarea: ..."), in any language
-# that writes words apart. A candidate: the name must be an agent of the project. In a fence the
-# label is capitalised ("Agent:"): a lower-case `agent:` there is a YAML key (a fork's frontmatter).
+# A step's worker named by a label: "- Agent: `qa-tester` (sonnet) for standard tests", "**Agent:
+# pe-reviewer**" alone under a step's heading, and the call format a skill gives in a fence
+# ("Agente: api-designer" over "Tarea: ..."), in any language that writes words apart. A candidate:
+# the name must be an agent of the project. In a fence the label is capitalised ("Agent:"): a
+# lower-case `agent:` there is a YAML key (a fork's frontmatter).
 _LABEL_NOUNS = ("sub-agent", "subagent", "agent", *vocabulary.SPACED_AGENT_NOUNS)
 _AGENT_LABEL = re.compile(
     rf"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*)?(?P<noun>{vocabulary.alternation(_LABEL_NOUNS)})(?:\*\*)?\s*:\s*"
     r"(?:\*\*)?\s*(?:`(?P<name>[a-z][\w-]*(?::[a-z][\w-]*)?)`"
-    r"|(?P<plain>[a-z][a-z0-9]*(?:[-:][a-z0-9]+)+)(?=\s|$|[.,;(]))",
+    r"|(?P<plain>[a-z][a-z0-9]*(?:[-:][a-z0-9]+)+)(?=\s|$|[.,;(]|\*\*))",
     re.IGNORECASE,
 )
 

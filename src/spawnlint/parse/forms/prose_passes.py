@@ -146,15 +146,23 @@ _ANOTHER_WILL = re.compile(
 )
 
 
+# what to put to the user: "After a successful setup, suggest:", "Recommend to the user:" (its
+# items are next steps the user may take: "Use the query-builder agent for advanced queries")
+_SUGGESTED = re.compile(
+    r"\b(?:suggest|recommend|offer)(?:\s+(?:to\s+the\s+user|the\s+following|these|next\s+steps))?\s*:\s*$",
+    re.IGNORECASE,
+)
+
+
 def _done_by_another(lines: list[str], start: int) -> bool:
     """Whether the block is an item of a list whose lead says something other than the model does
-    the steps."""
+    the steps, or offers them to the user."""
     if not LIST_ITEM.match(lines[start]):
         return False
     j = start - 1
     while j >= 0 and (not lines[j].strip() or LIST_ITEM.match(lines[j]) or lines[j][:1] in " \t"):
         j -= 1
-    return j >= 0 and _ANOTHER_WILL.search(lines[j]) is not None
+    return j >= 0 and (_ANOTHER_WILL.search(lines[j]) or _SUGGESTED.search(lines[j])) is not None
 
 
 def _sites(
