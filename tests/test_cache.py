@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli, write_project
-from spawnlint.cache import ParseCache, cache_dir
+from spawnlint.cache import ParseCache
+from spawnlint.cache_folder import cache_dir
 from spawnlint.config import Settings
 from spawnlint.engine import lint
 from spawnlint.model import Diagnostic
@@ -222,7 +223,7 @@ def _count_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 def test_unchanged_files_are_not_read_again(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("spawnlint.cache.RACY_NS", 0)  # the tree was written just now
+    monkeypatch.setattr("spawnlint.cache_folder.RACY_NS", 0)  # the tree was written just now
     expected = _lint(tree)
     reads = _count_reads(monkeypatch)
     assert _lint(tree) == expected
@@ -231,7 +232,7 @@ def test_unchanged_files_are_not_read_again(tree: Path, monkeypatch: pytest.Monk
 
 @pytest.mark.usefixtures("one_shard")
 def test_stat_records_of_the_wrong_shape_are_misses(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("spawnlint.cache.RACY_NS", 0)
+    monkeypatch.setattr("spawnlint.cache_folder.RACY_NS", 0)
     expected = _lint(tree)
     (pack,) = _packs(tree)
     salt, entries, stats = pickle.loads(pack.read_bytes())
@@ -247,7 +248,7 @@ def test_stat_records_of_the_wrong_shape_are_misses(tree: Path, monkeypatch: pyt
 def test_a_rewrite_that_keeps_size_and_mtime_is_still_seen(
     tree: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("spawnlint.cache.RACY_NS", 0)
+    monkeypatch.setattr("spawnlint.cache_folder.RACY_NS", 0)
     command = tree / "commands" / "a.md"
     before = os.stat(command)
     assert any(d.code == "SL101" and d.path == "commands/a.md" for d in _lint(tree))
@@ -269,7 +270,7 @@ def test_files_written_moments_ago_are_not_trusted_by_their_stat(tree: Path) -> 
 def test_discovery_is_remembered_until_a_path_or_a_manifest_changes(
     tree: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("spawnlint.cache.RACY_NS", 0)
+    monkeypatch.setattr("spawnlint.cache_folder.RACY_NS", 0)
     from spawnlint import discover
 
     calls: list[Path] = []
@@ -298,7 +299,7 @@ def test_discovery_is_remembered_until_a_path_or_a_manifest_changes(
 def test_a_changed_file_rewrites_only_the_shard_holding_it(
     tree: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("spawnlint.cache.RACY_NS", 0)
+    monkeypatch.setattr("spawnlint.cache_folder.RACY_NS", 0)
     for n in range(40):
         (tree / f"commands/c{n}.md").write_text(COMMAND.replace("c1", f"x{n}"), "utf-8")
     _lint(tree)

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from conftest import REPO, run_cli
 from spawnlint.parse.blocks import fast_structure, scan
 from spawnlint.parse.markdown import build_structure, markdown_it_structure
-from spawnlint.parse.text import Structure, split_lines
+from spawnlint.parse.text import Structure
+from spawnlint.source_lines import split_lines
 
 sys.path.insert(0, str(REPO / "bench"))
 from generate import generate  # noqa: E402

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, run_cli, write_project
-from spawnlint import cache, discover, engine
+from spawnlint import cache_folder, discover, engine
 from spawnlint.cache import _shard_of
 from spawnlint.config import ConfiguredAgent, NoNameRule, Settings, load_settings
 from spawnlint.focus import files_needed, in_paths, wanted
@@ -95,7 +95,7 @@ NAMED = 'Use the Agent tool with `subagent_type: "critic"`, `name: "c1"`.\n'
 
 def test_a_focused_run_leaves_the_memo_to_whole_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SPAWNLINT_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr(cache, "RACY_NS", 0)
+    monkeypatch.setattr(cache_folder, "RACY_NS", 0)
     root = write_project(
         tmp_path / "proj", {"agents/critic.md": AGENT, "commands/a.md": NAMED, "commands/b.md": NAMED}
     )
@@ -116,7 +116,7 @@ def test_a_focused_run_reads_agents_and_the_units_of_its_paths_only(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("SPAWNLINT_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr(cache, "RACY_NS", 0)
+    monkeypatch.setattr(cache_folder, "RACY_NS", 0)
     files: dict[str, str | bytes] = {"agents/critic.md": AGENT, "hook.py": "x = 1\n"}
     files.update({f"commands/c{n}.md": NAMED for n in range(60)})
     files.update({"skills/s/SKILL.md": NAMED, "skills/s/ref.md": "More.\n"})

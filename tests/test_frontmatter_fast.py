@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from conftest import REPO
 from spawnlint.parse.frontmatter import _plain_mapping, split_frontmatter
-from spawnlint.parse.text import split_lines
+from spawnlint.source_lines import split_lines
 
 
 def _yaml(block: list[str]) -> object:

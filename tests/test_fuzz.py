@@ -16,8 +16,8 @@ from spawnlint.model import FileKind, ParsedFile
 from spawnlint.parse import decode, parse_text
 from spawnlint.parse.frontmatter import parse_tool_list, split_frontmatter
 from spawnlint.parse.python import parse_python
-from spawnlint.parse.text import split_lines
 from spawnlint.report import FORMATS
+from spawnlint.source_lines import split_lines
 
 CALLABLES = ("query", "spawn_agent")
 

@@ -8,6 +8,7 @@ import json
 import re
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from typing import Any
 import pytest
 
 from conftest import REPO, run_cli, write_project
+from spawnlint import cache_folder
 from spawnlint.discover import Plugin, discover
 from spawnlint.guard import hook as guard
 from spawnlint.guard import targets as guard_targets
@@ -470,13 +472,13 @@ PROBE = (
 )
 
 
-def imported_by_guard(payload: dict[str, Any], home: Path) -> tuple[str, set[str]]:
+def imported_by_guard(payload: dict[str, Any], home: Path, **env: str) -> tuple[str, set[str]]:
     run = subprocess.run(
         [sys.executable, "-c", PROBE],
         input=json.dumps(payload),
         capture_output=True,
         text=True,
-        env={"HOME": str(home), "PATH": "/usr/bin:/bin"},
+        env={"HOME": str(home), "PATH": "/usr/bin:/bin", **env},
         check=True,
     )
     (line,) = [x for x in run.stderr.splitlines() if x.startswith("MODULES")]
@@ -501,6 +503,19 @@ def test_named_spawn_never_imports_markdown_it_or_libcst(shop: Path, home: Path)
     assert not any(m.startswith(("markdown_it", "libcst", "spawnlint.parse.markdown")) for m in modules)
 
 
+def test_a_call_answered_from_the_memo_imports_none_of_the_linter(
+    shop: Path, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cache_folder, "RACY_NS", 0)  # the fixture's files were written just now
+    payload = spawn(shop, subagent_type="shop:critic", name="c")
+    assert run_guard(payload).reason  # judged in full, and remembered
+    out, modules = imported_by_guard(payload, home, SPAWNLINT_CACHE_DIR=str(cache_folder.cache_dir()))
+    assert '"deny"' in out
+    assert not any(
+        m.startswith(("spawnlint.model", "spawnlint.parse", "spawnlint.guard.targets")) for m in modules
+    )
+
+
 def test_guard_benchmark_times_a_real_denial() -> None:
     run = subprocess.run(
         [sys.executable, str(REPO / "bench" / "guard.py"), "--runs", "1", "--commands", "1", "--agents", "1"],
@@ -510,3 +525,98 @@ def test_guard_benchmark_times_a_real_denial() -> None:
     )
     assert run.returncode == 0, run.stderr
     assert "named, mute agent (denied)" in run.stdout and "CPU median" in run.stdout
+
+
+# --- the memo: a target judged before, answered without reading the project ------------------
+
+
+@pytest.fixture
+def judged_in_full(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The targets judged by reading the project (not from the memo), in order."""
+    monkeypatch.setattr(cache_folder, "RACY_NS", 0)  # the fixture's files were written just now
+    calls: list[str] = []
+    full = guard_targets.target_of
+
+    def counting(call: guard_targets.Call) -> tuple[guard_targets.Judged, set[str]]:
+        calls.append(call.subagent_type)
+        return full(call)
+
+    monkeypatch.setattr(guard_targets, "target_of", counting)
+    return calls
+
+
+def later() -> None:
+    """Past the file system clock's granularity, so a change shows in a folder's times."""
+    time.sleep(0.05)
+
+
+def test_a_second_call_to_the_same_target_is_answered_from_the_memo(
+    shop: Path, judged_in_full: list[str]
+) -> None:
+    first = run_guard(spawn(shop, subagent_type="shop:critic", name="c1")).reason
+    again = run_guard(spawn(shop, subagent_type="shop:critic", name="c2")).reason
+    assert judged_in_full == ["shop:critic"]
+    assert again == first.replace('"c1"', '"c2"')
+
+
+def test_the_prompt_is_read_at_every_call(shop: Path, judged_in_full: list[str]) -> None:
+    assert "SendMessage" in run_guard(spawn(shop, subagent_type="shop:helper", name="h")).reason
+    told = "Review the plan, then send the result to team-lead with SendMessage."
+    assert_allowed_silently(run_guard(spawn(shop, subagent_type="shop:helper", name="h", prompt=told)))
+    assert judged_in_full == ["shop:helper"]
+
+
+def test_an_edited_agent_is_judged_again(shop: Path, judged_in_full: list[str]) -> None:
+    assert run_guard(spawn(shop, subagent_type="shop:critic", name="c")).reason
+    later()
+    (shop / "agents" / "critic.md").write_text(TOLD.replace("reporter", "critic"))  # all tools, told
+    assert_allowed_silently(run_guard(spawn(shop, subagent_type="shop:critic", name="c")))
+    assert judged_in_full == ["shop:critic", "shop:critic"]
+
+
+@pytest.mark.parametrize(
+    "added",
+    [
+        "plugins/other/agents/critic.md",  # a new folder anywhere: an agent may share the id
+        ".claude/agents/critic.md",  # read even where .gitignore hides it
+        "pyproject.toml",  # the settings
+    ],
+)
+def test_a_file_added_where_it_could_change_the_answer_is_seen(
+    shop: Path, judged_in_full: list[str], added: str
+) -> None:
+    run_guard(spawn(shop, subagent_type="shop:critic", name="c"))
+    later()
+    path = shop / added
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("[tool.spawnlint]\n" if added.endswith(".toml") else "---\nname: critic\n---\nHi.\n")
+    run_guard(spawn(shop, subagent_type="shop:critic", name="c"))
+    assert judged_in_full == ["shop:critic", "shop:critic"]
+
+
+def test_a_target_not_judged_before_is_judged_in_full(shop: Path, judged_in_full: list[str]) -> None:
+    run_guard(spawn(shop, subagent_type="shop:critic", name="c"))
+    run_guard(spawn(shop, subagent_type="shop:helper", name="h"))
+    run_guard(spawn(shop, subagent_type="shop:helper", name="h"))
+    run_guard(spawn(shop, subagent_type="shop:critic", name="c"))
+    assert judged_in_full == ["shop:critic", "shop:helper"]
+
+
+def test_a_memo_of_another_version_of_spawnlint_is_not_read(
+    shop: Path, judged_in_full: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run_guard(spawn(shop, subagent_type="shop:critic", name="c"))
+    monkeypatch.setattr(cache_folder, "code_version", lambda: "another")
+    run_guard(spawn(shop, subagent_type="shop:critic", name="c"))
+    assert judged_in_full == ["shop:critic", "shop:critic"]
+
+
+def test_no_memo_is_kept_while_a_file_it_reads_is_just_written(
+    shop: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[str] = []
+    full = guard_targets.target_of
+    monkeypatch.setattr(guard_targets, "target_of", lambda call: calls.append("x") or full(call))
+    run_guard(spawn(shop, subagent_type="shop:critic", name="c"))  # RACY_NS as shipped: 2 s
+    run_guard(spawn(shop, subagent_type="shop:critic", name="c"))
+    assert calls == ["x", "x"]

@@ -380,10 +380,10 @@ def test_a_parse_record_of_the_wrong_shape_is_a_miss(
 def test_a_run_memo_or_discovery_of_the_wrong_shape_is_a_miss(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from spawnlint import cache
+    from spawnlint import cache_folder
 
     monkeypatch.setenv("SPAWNLINT_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr(cache, "RACY_NS", 0)  # the tree was written just now
+    monkeypatch.setattr(cache_folder, "RACY_NS", 0)  # the tree was written just now
     root = _shop(tmp_path / "shop")
     expected = _found(root, "--no-cache")
     assert _found(root) == expected
@@ -424,11 +424,11 @@ def _memo_hides_every_finding(folder: Path) -> None:
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX permissions")
 def test_the_cache_folder_is_0700_and_its_files_0600(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from spawnlint import cache
+    from spawnlint import cache_folder
 
     folder = tmp_path / "deep" / "cache"
     monkeypatch.setenv("SPAWNLINT_CACHE_DIR", str(folder))
-    monkeypatch.setattr(cache, "RACY_NS", 0)
+    monkeypatch.setattr(cache_folder, "RACY_NS", 0)
     root = _shop(tmp_path / "shop")
     old = os.umask(0o002)  # a umask that would give others more
     try:
@@ -446,13 +446,13 @@ def test_the_cache_folder_is_0700_and_its_files_0600(tmp_path: Path, monkeypatch
 def test_a_cache_folder_others_can_write_is_refused_with_one_warning(
     how: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from spawnlint import cache
+    from spawnlint import cache_folder
 
     if how == "owner" and os.geteuid() != 0:
         pytest.skip("giving a folder to another user takes root")
     folder = tmp_path / "cache"
     monkeypatch.setenv("SPAWNLINT_CACHE_DIR", str(folder))
-    monkeypatch.setattr(cache, "RACY_NS", 0)
+    monkeypatch.setattr(cache_folder, "RACY_NS", 0)
     root = _shop(tmp_path / "shop")
     expected = _found(root)
     assert expected and _found(root) == expected  # the second from the memo
@@ -474,11 +474,11 @@ def test_a_cache_folder_others_can_write_is_refused_with_one_warning(
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX permissions")
 def test_a_cache_file_others_can_write_is_a_miss(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from spawnlint import cache
+    from spawnlint import cache_folder
 
     folder = tmp_path / "cache"
     monkeypatch.setenv("SPAWNLINT_CACHE_DIR", str(folder))
-    monkeypatch.setattr(cache, "RACY_NS", 0)
+    monkeypatch.setattr(cache_folder, "RACY_NS", 0)
     root = _shop(tmp_path / "shop")
     expected = _found(root)
     _found(root)

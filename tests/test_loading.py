@@ -313,7 +313,7 @@ def test_a_linked_folder_read_where_it_is_is_not_read_twice(tmp_path: Path) -> N
 
 def test_a_link_retargeted_is_seen_by_the_next_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SPAWNLINT_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr("spawnlint.cache.RACY_NS", 0)
+    monkeypatch.setattr("spawnlint.cache_folder.RACY_NS", 0)
     quiet = SHARED_SKILL.replace("Dispatch two parallel reviewer subagents.", "Review it yourself.")
     root = write_project(
         tmp_path / "proj",

@@ -18,7 +18,7 @@ COMMAND = '# Go\n\n```\nAgent(subagent_type: "critic", name: "c1", prompt: "p")\
 @pytest.fixture
 def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("SPAWNLINT_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr("spawnlint.cache.RACY_NS", 0)  # the tree is written just now
+    monkeypatch.setattr("spawnlint.cache_folder.RACY_NS", 0)  # the tree is written just now
     return write_project(tmp_path / "proj", {"agents/critic.md": AGENT, "commands/go.md": COMMAND})
 
 
@@ -73,7 +73,7 @@ def test_a_rewrite_keeping_size_and_mtime_is_seen(tree: Path, monkeypatch: pytes
 
 
 def test_files_changed_moments_ago_keep_the_memo_out(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("spawnlint.cache.RACY_NS", 10**18)  # every file is "just written"
+    monkeypatch.setattr("spawnlint.cache_folder.RACY_NS", 10**18)  # every file is "just written"
     run_cli("check", "--root", str(tree))
     calls = _lints(monkeypatch)
     run_cli("check", "--root", str(tree))
@@ -184,7 +184,7 @@ def test_the_merged_memo_equals_a_cold_run_on_every_fixture_project(
     import shutil
 
     monkeypatch.setenv("SPAWNLINT_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr("spawnlint.cache.RACY_NS", 0)
+    monkeypatch.setattr("spawnlint.cache_folder.RACY_NS", 0)
     root = tmp_path / "proj"
     shutil.copytree(fixture, root, symlinks=True)
     units = sorted(
@@ -211,7 +211,7 @@ def test_a_focused_run_on_a_file_another_unit_follows_is_not_merged(
     """`commands/init.md` follows `commands/onboard.md`: once onboard stops spawning, init's SL201
     goes too, though the run given onboard's path never read init."""
     monkeypatch.setenv("SPAWNLINT_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr("spawnlint.cache.RACY_NS", 0)
+    monkeypatch.setattr("spawnlint.cache_folder.RACY_NS", 0)
     root = write_project(
         tmp_path / "proj",
         {

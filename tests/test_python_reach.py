@@ -9,7 +9,7 @@ import pytest
 
 from spawnlint.parse.python import parse_python
 from spawnlint.parse.python.reach import reached_lines
-from spawnlint.parse.text import split_lines
+from spawnlint.source_lines import split_lines
 
 CALLABLES = ("Run", "Agent", "Task")
 

@@ -283,7 +283,7 @@ def test_yaml_alias_bombs_are_bounded() -> None:
     import time
 
     from spawnlint.parse.frontmatter import split_frontmatter
-    from spawnlint.parse.text import split_lines
+    from spawnlint.source_lines import split_lines
 
     levels = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
     levels += [

@@ -13,8 +13,8 @@ from spawnlint.fix import apply_edits
 from spawnlint.model import Fix, ToolList
 from spawnlint.parse.forms.rule_sentence import canonical_rule, is_own_words_rule, is_rule_sentence
 from spawnlint.parse.grant import REPORT_INSTRUCTION, grant_send_message
-from spawnlint.parse.send_message import mentions_send_message_tool, report_lines
 from spawnlint.rules.return_channel import capped
+from spawnlint.send_message import mentions_send_message_tool, report_lines
 
 PROJECTS = REPO / "tests" / "projects"
 

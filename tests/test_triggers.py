@@ -25,7 +25,7 @@ from spawnlint.parse.forms.registry import PASSES, could_yield, document, find_s
 from spawnlint.parse.forms.rule_sentence import is_rule_sentence
 from spawnlint.parse.forms.spec import Doc
 from spawnlint.parse.frontmatter import split_frontmatter
-from spawnlint.parse.text import split_lines
+from spawnlint.source_lines import split_lines
 
 
 def spellings(words: tuple[str, ...]) -> list[str]:

@@ -9,9 +9,7 @@ import functools
 import gc
 import hashlib
 import io
-import os
 import pickle
-import sys
 import time
 import types
 import typing
@@ -21,36 +19,17 @@ from collections.abc import Callable, Collection, Container, Iterator, Mapping
 from pathlib import Path, PosixPath, WindowsPath
 from typing import Any
 
-from spawnlint import __version__, discover, model
+from spawnlint import cache_folder, discover, model
 from spawnlint.atomic import write_atomically
+from spawnlint.cache_folder import cache_dir, code_version, distrusted, own_file, pack_name
 from spawnlint.config import Settings
 from spawnlint.discover import Discovery, Listing, SourceFile
 from spawnlint.model import FileKind, ParsedFile
 
 _FORMAT = 3  # bump when the pack layout changes
-# A file whose stat this recent is not remembered: a write within the clock's granularity could
-# leave size and times unchanged (git's "racily clean" entries).
-RACY_NS = 2_000_000_000
 
 # (path, (size, mtime_ns, ctime_ns, inode), kind) of a file read before -> the key of its bytes
 StatKey = tuple[str, tuple[int, ...], str]
-
-
-@functools.cache
-def code_version() -> str:
-    """spawnlint's version and a fingerprint of its own source files (names, sizes, times): an
-    edited checkout or an editable install never reads what an older code cached."""
-    digest = hashlib.blake2b(__version__.encode(), digest_size=12)
-    package = Path(__file__).parent
-    for source in sorted(package.rglob("*.py")):
-        status = source.stat()
-        digest.update(f"{source.relative_to(package)}\0{status.st_size}\0{status.st_mtime_ns}\n".encode())
-    return digest.hexdigest()
-
-
-def pack_name(root: Path) -> str:
-    """The name of a project's files in the cache folder: one project, one name."""
-    return hashlib.blake2b(str(root.resolve()).encode(), digest_size=12).hexdigest()
 
 
 def load_records(path: Path) -> object:
@@ -61,7 +40,7 @@ def load_records(path: Path) -> object:
     with _long_lived():
         try:
             with open(path, "rb") as handle:
-                return _ModelOnly(handle).load() if _own_file(handle.fileno()) else None
+                return _ModelOnly(handle).load() if own_file(handle.fileno()) else None
         except Exception:  # noqa: BLE001 - a corrupt file can raise anything from unpickling; it is a miss
             return None
 
@@ -74,41 +53,12 @@ def load_keyed(path: Path, key: str) -> object:
     with _long_lived():
         try:
             with open(path, "rb") as handle:
-                if not _own_file(handle.fileno()):
+                if not own_file(handle.fileno()):
                     return None
                 unpickler = _ModelOnly(handle)
                 return unpickler.load() if unpickler.load() == key else None
         except Exception:  # noqa: BLE001 - a corrupt file can raise anything from unpickling; it is a miss
             return None
-
-
-# Whoever can write the cache can hide every finding (a record of no findings is well-formed), so
-# only a folder of this user that no one else can write is used; spawnlint makes its own 0700.
-_OTHERS_WRITE = 0o022
-
-
-def distrusted(folder: Path | None = None) -> str | None:
-    """Why the cache folder (by default the configured one) must not be used, or None: it belongs
-    to another user, or its group or others can write to it. A folder not made yet is fine."""
-    folder = cache_dir() if folder is None else folder
-    if not hasattr(os, "geteuid"):
-        return None  # Windows: the folder is under the user's own profile
-    try:
-        status = os.stat(folder)
-    except OSError:
-        return None  # missing (made private when first written) or unusable (nothing is stored)
-    if status.st_uid != os.geteuid():
-        return f"it belongs to another user (uid {status.st_uid})"
-    if status.st_mode & _OTHERS_WRITE:
-        return f"{'others' if status.st_mode & 0o002 else 'its group'} can write to it"
-    return None
-
-
-def _own_file(fd: int) -> bool:
-    if not hasattr(os, "geteuid"):
-        return True
-    status = os.fstat(fd)
-    return status.st_uid == os.geteuid() and not status.st_mode & _OTHERS_WRITE
 
 
 @contextlib.contextmanager
@@ -124,21 +74,6 @@ def _long_lived() -> Iterator[None]:
         if collecting:
             gc.freeze()
             gc.enable()
-
-
-def cache_dir() -> Path:
-    """$SPAWNLINT_CACHE_DIR, else the platform's user cache folder."""
-    explicit = os.environ.get("SPAWNLINT_CACHE_DIR")
-    if explicit:
-        return Path(explicit)
-    home = Path.home()
-    if sys.platform == "win32":
-        local = os.environ.get("LOCALAPPDATA")
-        return (Path(local) if local else home / "AppData" / "Local") / "spawnlint" / "Cache"
-    if sys.platform == "darwin":
-        return home / "Library" / "Caches" / "spawnlint"
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg and os.path.isabs(xdg) else home / ".cache") / "spawnlint"
 
 
 def settings_fingerprint(settings: Settings) -> bytes:
@@ -231,7 +166,7 @@ class ParseCache:
     def remember(self, source: SourceFile, identity: tuple[int, ...], key: str) -> None:
         """Remember the key of bytes read after `identity` was taken, unless the file changed too
         recently for its times to tell a later change apart."""
-        if self._now_ns - max(identity[1], identity[2]) > RACY_NS:
+        if self._now_ns - max(identity[1], identity[2]) > cache_folder.RACY_NS:
             stat_key = (source.path, identity[:4], source.kind._value_)
             self._true[stat_key] = key
             self._fresh[_shard_of(source.path, source.kind)].stats[stat_key] = key
@@ -472,7 +407,7 @@ def discovery_key(root: Path, exclude: tuple[str, ...], listing: Listing) -> str
     """What discovery depends on: the paths, the listing's own problems, `exclude`, and the
     manifests it reads (plugin.json, marketplace.json) — never the other files' contents. None
     when a manifest changed too recently for its times to be trusted."""
-    horizon = time.time_ns() - RACY_NS
+    horizon = time.time_ns() - cache_folder.RACY_NS
     digest = hashlib.blake2b(digest_size=20)
     digest.update(f"{_FORMAT}\0{code_version()}\0{root}\0{exclude!r}\0{listing.problems!r}".encode())
     digest.update("\0".join(listing.paths).encode("utf-8", "surrogateescape"))  # no path holds a NUL

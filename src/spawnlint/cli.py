@@ -422,7 +422,7 @@ def _diagnostics(
 
 def _warn_of_a_distrusted_cache(use_cache: bool) -> None:
     """Once a run: the cache folder is not used (cache.py refuses it), and why."""
-    from spawnlint.cache import cache_dir, distrusted
+    from spawnlint.cache_folder import cache_dir, distrusted
 
     why = distrusted() if use_cache else None
     if why:

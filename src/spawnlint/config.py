@@ -141,7 +141,7 @@ _KEYS = {
     "python",
     "guard",
 }
-_CONFIG_FILES = (".spawnlint.toml", "pyproject.toml")
+CONFIG_FILES = (".spawnlint.toml", "pyproject.toml")
 
 
 def load_settings(
@@ -172,7 +172,7 @@ def _nearest(root: Path, start: Path, texts: Mapping[Path, str]) -> tuple[Path, 
     if folder != root and root not in folder.parents:
         folder = root
     while True:
-        for name in _CONFIG_FILES:
+        for name in CONFIG_FILES:
             if not _inside(folder / name, root):
                 continue  # a symlink out of the project is not the project's configuration
             found = _read(folder / name, False, texts)

@@ -16,8 +16,9 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from spawnlint import cache
-from spawnlint.cache import cache_dir, load_keyed, pack_name, store_keyed, well_formed
+from spawnlint import cache_folder
+from spawnlint.cache import load_keyed, store_keyed, well_formed
+from spawnlint.cache_folder import cache_dir, code_version, pack_name
 from spawnlint.config import Settings
 from spawnlint.discover import Listing, list_files
 from spawnlint.focus import Wanted, wanted
@@ -101,7 +102,7 @@ def _mergeable(
 def run_key(root: Path, listing: Listing, settings: Settings) -> str | None:
     """A digest of everything a run's findings depend on; None when a file changed too recently
     for its times to tell a later change apart (then the memo is neither read nor written)."""
-    horizon = time.time_ns() - cache.RACY_NS
+    horizon = time.time_ns() - cache_folder.RACY_NS
     if listing.identities:
         _, mtimes, ctimes, _, _, link_ctimes = zip(*listing.identities, strict=True)
         if max(max(mtimes), max(ctimes), max(link_ctimes)) > horizon:
@@ -125,7 +126,7 @@ def _base_key(root: Path, settings: Settings, listing: Listing) -> str:
     """What the last whole run's findings depend on besides the files: the format, spawnlint's
     code, the settings, the root and the listing's problems."""
     digest = hashlib.blake2b(digest_size=20)
-    digest.update(f"{_FORMAT}\0{cache.code_version()}\0{settings!r}\0{root}".encode())
+    digest.update(f"{_FORMAT}\0{code_version()}\0{settings!r}\0{root}".encode())
     digest.update(repr(listing.problems).encode("utf-8", "surrogateescape"))
     digest.update(repr(listing.folder_links).encode("utf-8", "surrogateescape"))  # a link retargeted
     return digest.hexdigest()

@@ -1,11 +1,22 @@
-"""The text of a project file's lines, read once a file, for display and baseline fingerprints
-(nothing is re-parsed)."""
+"""The lines of a text as every part of spawnlint counts them, and the text of a project file's
+lines, read once a file, for display and baseline fingerprints (nothing is re-parsed)."""
 
 from __future__ import annotations
 
 import os
+import re
 import stat
 from pathlib import Path
+
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines as git, editors and libcst count them: only CR, LF and CRLF end a line (not the form
+    feeds and Unicode separators that str.splitlines() also splits on)."""
+    lines = text.split("\n") if "\r" not in text else _NEWLINE.split(text)
+    return lines[:-1] if lines and lines[-1] == "" else lines
+
 
 _MAX_READ_BYTES = 4 * 1024 * 1024
 

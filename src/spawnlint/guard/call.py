@@ -36,6 +36,20 @@ class Verdict(NamedTuple):
     note: str | None = None
 
 
+class Judged(NamedTuple):
+    """What the project says about a named call to one target, all but its prompt: what the memo
+    keeps between calls (plain values: it is read before the linter is imported)."""
+
+    root: str
+    status: str  # how subagent_type resolves: "resolved", "default", "ambiguous", "unknown", ...
+    judged: bool  # an agent whose tools are known: the project's, a built-in, or configured with them
+    agent_id: str  # the agent a verdict names (the first, when several share the id)
+    why_mute: str  # why it cannot call SendMessage, in SL101's words ("" when it can)
+    mute: bool  # SL101 fires on the call (and the project has it on)
+    untold_unless_told: bool  # SL102 fires on the call unless its prompt tells it to report
+    mode: str  # the project's `[guard] mode`: "deny" or "rewrite"
+
+
 def read_call(payload: object) -> Call | Verdict:
     """The named spawn in a decoded payload, or the verdict that lets the call through."""
     if not isinstance(payload, dict):

@@ -5,15 +5,11 @@ from __future__ import annotations
 
 import json
 import re
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any
 
-from spawnlint.guard.call import Call, Verdict, read_call
+from spawnlint.guard.call import Call, Judged, Verdict, read_call
 from spawnlint.guard.stdin import WAIT_SECONDS, read_payload
 
-if TYPE_CHECKING:
-    from spawnlint.model import Agent
-
-_RESOLVED = ("resolved", "default", "ambiguous")
 _REPORT_LINE = (
     '"When you finish, send your complete result to team-lead with the SendMessage tool;'
     ' your final message is not delivered to me."'
@@ -76,37 +72,44 @@ def without_name(call: Call) -> dict[str, Any]:
 
 
 def judge(call: Call) -> Verdict:
-    from spawnlint.config import ConfigError
-    from spawnlint.guard.targets import target_of
+    """The verdict on a named call: from the memo when its target was judged before and nothing
+    it was judged from changed, else from the project (and then remembered)."""
+    from spawnlint.guard import memo
 
-    try:
-        target = target_of(call)
-    except ConfigError as exc:
-        return Verdict(note=f"{exc}; call allowed")
-    if target.status not in _RESOLVED and not _configured_with_tools(target.status, target.agents):
+    target = memo.recall(call)
+    if target is None:
+        from spawnlint.config import ConfigError
+        from spawnlint.guard.targets import target_of
+
+        try:
+            target, watched = target_of(call)
+        except ConfigError as exc:
+            return Verdict(note=f"{exc}; call allowed")
+        memo.remember(call, target, watched)
+    if not target.judged:
         return Verdict(
             note=f'subagent_type "{call.subagent_type}" is {_unknown(call, target.status)}'
             f" (in {target.root}); call allowed"
         )
-    if not (target.mute or target.untold):
+    from spawnlint.send_message import mentions_send_message_tool
+
+    untold = target.untold_unless_told and not mentions_send_message_tool(call.prompt)
+    if not (target.mute or untold):
         return Verdict()
-    agent = target.agents[0]
     if target.mode == "rewrite":
-        return rewrite(call, agent, target.mute)
-    return Verdict("deny", mute_reason(call, agent) if target.mute else untold_reason(call, agent))
+        return rewrite(call, target, target.mute)
+    return Verdict("deny", mute_reason(call, target) if target.mute else untold_reason(call, target))
 
 
-def rewrite(call: Call, agent: Agent, mute: bool) -> Verdict:
+def rewrite(call: Call, agent: Judged, mute: bool) -> Verdict:
     """Allow the same call without `name`. The reason is shown to the user only; what Claude reads
     is the additional context."""
     if mute:
-        from spawnlint.rules.return_channel import why_mute
-
-        why = f"this agent cannot call SendMessage ({why_mute(agent)})"
+        why = f"this agent cannot call SendMessage ({agent.why_mute})"
     else:
         why = "neither the prompt nor the agent's definition tells it to use SendMessage"
     lost = (
-        f'`name: "{call.name}"` would spawn agent "{agent.id}" as an in_process_teammate, whose final'
+        f'`name: "{call.name}"` would spawn agent "{agent.agent_id}" as an in_process_teammate, whose final'
         f" answer is never returned, and {why}"
     )
     return Verdict(
@@ -145,11 +148,6 @@ def from_inside(call: Call, mode: str) -> Verdict:
     )
 
 
-def _configured_with_tools(status: str, agents: tuple[Agent, ...]) -> bool:
-    """An agent of another repository listed under `agents` with its tools is judged by them."""
-    return status == "external" and bool(agents) and all(a.tools_known for a in agents)
-
-
 def _unknown(call: Call, status: str) -> str:
     """A call's values are what the model sent, never variables: a target that reads like a
     template (`{area}-reviewer`, `<agent>`) was left unfilled, and matches no agent."""
@@ -168,14 +166,12 @@ def _respawn_unnamed(call: Call) -> str:
     )
 
 
-def mute_reason(call: Call, agent: Agent) -> str:
-    from spawnlint.rules.return_channel import why_mute  # the rule's words, loaded only to deny
-
+def mute_reason(call: Call, agent: Judged) -> str:
     return (
         f'spawnlint guard stopped this {call.tool} call: `name: "{call.name}"` spawns agent'
-        f' "{agent.id}" as an in_process_teammate, not as a subagent. A teammate\'s final answer is'
+        f' "{agent.agent_id}" as an in_process_teammate, not as a subagent. A teammate\'s final answer is'
         " never returned to you; only what it sends with the SendMessage tool arrives, and this agent"
-        f" cannot call SendMessage ({why_mute(agent)}). It would do the work, its answer would be"
+        f" cannot call SendMessage ({agent.why_mute}). It would do the work, its answer would be"
         " lost, and you would receive only an idle notification. Respawn it in one of two ways:\n"
         f"{_respawn_unnamed(call)}\n"
         "2. Only if you really need a named teammate: spawn an agent that has the SendMessage tool"
@@ -184,10 +180,10 @@ def mute_reason(call: Call, agent: Agent) -> str:
     )
 
 
-def untold_reason(call: Call, agent: Agent) -> str:
+def untold_reason(call: Call, agent: Judged) -> str:
     return (
         f'spawnlint guard stopped this {call.tool} call: `name: "{call.name}"` spawns agent'
-        f' "{agent.id}" as an in_process_teammate, not as a subagent. A teammate\'s final answer is'
+        f' "{agent.agent_id}" as an in_process_teammate, not as a subagent. A teammate\'s final answer is'
         " never returned to you; only what it sends with the SendMessage tool arrives, and neither"
         " your prompt nor the agent's definition tells it to use SendMessage. Named spawns that were"
         " not told to report returned nothing in measured runs: its answer would be lost and you"

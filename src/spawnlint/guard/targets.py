@@ -12,15 +12,14 @@ from pathlib import Path
 from typing import Any
 
 from spawnlint.cache import discovered
-from spawnlint.config import Settings, load_settings
-from spawnlint.discover import Discovery, Plugin, SourceFile, exclusion, find_root
-from spawnlint.guard.call import Call
-from spawnlint.model import Agent, FileKind, Finding, Form, Param, ParsedFile, Project, SpawnSite, ValueKind
+from spawnlint.config import CONFIG_FILES, Settings, load_settings
+from spawnlint.discover import Discovery, Plugin, SourceFile, exclusion, find_root, list_files
+from spawnlint.guard.call import Call, Judged
+from spawnlint.model import FileKind, Finding, Form, Param, ParsedFile, Project, SpawnSite, ValueKind
 from spawnlint.parse import decode, parse_agent_definition
-from spawnlint.parse.send_message import mentions_send_message_tool
 from spawnlint.project import DEFAULT_AGENT, build_project
 from spawnlint.rules import CODES
-from spawnlint.rules.return_channel import named_spawn_mute_agent, named_spawn_no_report
+from spawnlint.rules.return_channel import named_spawn_mute_agent, named_spawn_no_report, why_mute
 from spawnlint.suppress import selected
 
 CALL_PATH = "<PreToolUse call>"  # the one spawn site of the model built for a call
@@ -30,32 +29,44 @@ _MAX_FOLDER_FILES = 2000  # agent files read from one folder outside git's listi
 _MAX_JSON = 4 * 1024 * 1024
 
 
-@dataclass(frozen=True)
-class Target:
-    """What the call's subagent_type resolves to, and which rule would stop the call."""
-
-    root: Path
-    status: str  # a Resolution status: "resolved", "default", "ambiguous", "unknown", ...
-    agents: tuple[Agent, ...]
-    mute: bool  # SL101 fires (and the project has it on)
-    untold: bool  # SL102 fires (and the project has it on)
-    mode: str = "deny"  # the project's `[guard] mode`: "deny" or "rewrite"
+_RESOLVED = ("resolved", "default", "ambiguous")
 
 
-def target_of(call: Call) -> Target:
-    """Raises ConfigError when the project's configuration cannot be used."""
+def target_of(call: Call) -> tuple[Judged, set[str]]:
+    """What the project says about the call, and the paths whose state it was read from (the
+    folders of the listing, the agent files, manifests and settings: the memo's watch list).
+    Raises ConfigError when the project's configuration cannot be used."""
     root = find_root(call.cwd)
+    watched = _config_candidates(root, call.cwd)
     settings = load_settings(root, call.cwd, None, CODES)
-    project = agents_project(root, settings, call)
+    project = agents_project(root, settings, call, watched)
     (spawn,) = (s for s in project.spawns if s.site.path == CALL_PATH)
-    return Target(
-        root,
-        spawn.target.status,
-        spawn.target.agents,
+    status, agents = spawn.target.status, spawn.target.agents
+    judged = status in _RESOLVED or (
+        status == "external" and bool(agents) and all(a.tools_known for a in agents)
+    )
+    first = agents[0] if agents else None
+    return Judged(
+        str(root),
+        status,
+        judged,
+        first.id if first else "",
+        why_mute(first) if first and not first.can_report else "",
         _enabled("SL101", settings) and bool(_findings(named_spawn_mute_agent(project))),
         _enabled("SL102", settings) and bool(_findings(named_spawn_no_report(project))),
         settings.guard_mode,
-    )
+    ), watched
+
+
+def _config_candidates(root: Path, cwd: Path) -> set[str]:
+    """Every file the settings could come from, from the call's folder up to the root."""
+    folder = cwd.resolve()
+    found: set[str] = set()
+    for candidate in (folder, *folder.parents):
+        found.update(str(candidate / name) for name in CONFIG_FILES)
+        if candidate == root:
+            break
+    return found
 
 
 def _findings(found: Iterator[Finding]) -> list[Finding]:
@@ -68,12 +79,12 @@ def _enabled(code: str, settings: Settings) -> bool:
     return selected(code, select, settings.ignore)
 
 
-def agents_project(root: Path, settings: Settings, call: Call) -> Project:
+def agents_project(root: Path, settings: Settings, call: Call, watched: set[str]) -> Project:
     """The project model with only what a spawn's target needs: the agent definitions (the
     project's own, then `~/.claude/agents` and installed plugins) and the one call. Commands,
     skills and Python are never read."""
     target = call.subagent_type.strip().lower() or DEFAULT_AGENT.lower()
-    reader = AgentReader(settings, target.rsplit(":", 1)[-1])
+    reader = AgentReader(settings, target.rsplit(":", 1)[-1], watched)
     own, plugins = _project_agents(root, reader)
     files = [source for source, _ in own]
     parsed = {source.path: record for source, record in own}
@@ -85,7 +96,7 @@ def agents_project(root: Path, settings: Settings, call: Call) -> Project:
         parsed[source.path] = record
         if source.plugin not in plugins:
             plugins.append(source.plugin)
-    parsed[CALL_PATH] = ParsedFile(CALL_PATH, FileKind.MARKDOWN, sites=(call_site(call),))
+    parsed[CALL_PATH] = ParsedFile(CALL_PATH, FileKind.MARKDOWN, sites=(untold_site(call),))
     return build_project(Discovery(root, tuple(files), tuple(plugins), ()), parsed, settings)
 
 
@@ -98,7 +109,9 @@ def _project_agents(root: Path, reader: AgentReader) -> tuple[Agents, list[Plugi
     hides it (Claude Code loads it all the same)."""
     if not (root / ".git").exists():
         return _unlisted_project_agents(root, reader)
-    discovery = discovered(root, reader.settings.exclude)
+    listing = list_files(root)
+    reader.watch_listing(root, listing.paths)
+    discovery = discovered(root, reader.settings.exclude, listing)
     files = [f for f in discovery.files if f.kind is FileKind.AGENT]
     own = [(f, record) for f in files if (record := reader.read(root / f.path, f.path)).agents]
     plugins = list(discovery.plugins)
@@ -115,6 +128,7 @@ def _unlisted_project_agents(root: Path, reader: AgentReader) -> tuple[Agents, l
     the home folder cannot afford: only `.claude/agents` and the agents of a plugin manifest at
     the root are read."""
     plugins = [_DOT_CLAUDE]
+    reader.watch(root / ".claude-plugin" / "plugin.json", root / ".claude", root / ".claude-plugin", root)
     manifest = _manifest_name(root)
     if manifest is not None:
         plugins.insert(0, Plugin("", manifest))
@@ -131,10 +145,29 @@ class AgentReader:
 
     settings: Settings
     leaf: str  # lower case
+    watched: set[str]  # what was read (or looked for): the memo is good while these stay the same
+
+    def watch(self, *paths: Path) -> None:
+        self.watched.update(str(p) for p in paths)
+
+    def watch_listing(self, root: Path, paths: tuple[str, ...]) -> None:
+        """Every folder of the listing (a file added anywhere changes its folder), the manifests,
+        and what decides what git lists (.gitignore files)."""
+        folders = {""}
+        for path in paths:
+            folder = path.rpartition("/")[0]
+            while folder not in folders:
+                folders.add(folder)
+                folder = folder.rpartition("/")[0]
+            if path.endswith(("plugin.json", "marketplace.json", ".gitignore")):
+                self.watched.add(str(root / path))
+        self.watched.update(str(root / f) if f else str(root) for f in folders)
+        self.watch(root / ".git" / "info" / "exclude", root / ".claude", root / ".claude" / "agents")
 
     def read(self, full: Path, rel: str) -> ParsedFile:
         """The definition; a file that cannot be read or decoded defines no agent here."""
         nothing = ParsedFile(rel, FileKind.AGENT)
+        self.watched.add(str(full))
         try:
             status = os.stat(full)
             if not stat.S_ISREG(status.st_mode) or status.st_size > self.settings.max_file_bytes:
@@ -160,8 +193,11 @@ def _config_dir() -> Path:
 def _outside_agents(root: Path, reader: AgentReader) -> Agents:
     """User agents (bare names) and the agents of installed plugins (`plugin:name`)."""
     config = _config_dir()
+    registry = config / "plugins" / "installed_plugins.json"
+    reader.watch(config, config / "plugins", registry)
     found = _agents_in(config / "agents", Plugin(USER_AGENTS, None), reader)
-    for name, install in _installed_plugins(config / "plugins" / "installed_plugins.json", root):
+    for name, install in _installed_plugins(registry, root):
+        reader.watch(install, install / ".claude-plugin" / "plugin.json")
         plugin = Plugin(f"{INSTALLED_PLUGINS}/{name}", _manifest_name(install) or name)
         found.extend(_agents_in(install / "agents", plugin, reader))
     return found
@@ -172,10 +208,12 @@ def _agents_in(
 ) -> Agents:
     """The agents of one `agents/` folder, named as paths under `root` (or under the plugin's
     own label when the folder is outside the project)."""
+    reader.watch(folder)
     if not folder.is_dir():
         return []
     found: Agents = []
     for full in sorted(folder.rglob("*.md"))[:_MAX_FOLDER_FILES]:
+        reader.watch(full.parent)
         inside = full.relative_to(folder).as_posix()
         rel = full.relative_to(root).as_posix() if root else f"{plugin.root}/agents/{inside}"
         if rel in skip:
@@ -228,9 +266,10 @@ def _read_json(path: Path) -> Any:
         return None
 
 
-def call_site(call: Call) -> SpawnSite:
-    """The call as the rules see a spawn site: a named, high-confidence spawn whose prompt is
-    the call's prompt."""
+def untold_site(call: Call) -> SpawnSite:
+    """The call as the rules see a spawn site: a named, high-confidence spawn whose prompt does not
+    tell it to report. Whether the prompt does is the one part of a verdict that changes from call
+    to call to the same target (SL102 fires only when it does not), so the guard reads it apart."""
     return SpawnSite(
         path=CALL_PATH,
         line=1,
@@ -244,5 +283,5 @@ def call_site(call: Call) -> SpawnSite:
         team_name=None,
         prompt=call.prompt,
         confidence="high",
-        told_to_report=mentions_send_message_tool(call.prompt),
+        told_to_report=False,
     )

@@ -20,8 +20,8 @@ from spawnlint.model import (
     UnitFrontmatter,
 )
 from spawnlint.parse.frontmatter import Frontmatter, parse_tool_list, split_frontmatter
-from spawnlint.parse.send_message import mentions_send_message_tool, report_lines
-from spawnlint.parse.text import split_lines
+from spawnlint.send_message import mentions_send_message_tool, report_lines
+from spawnlint.source_lines import split_lines
 
 if TYPE_CHECKING:
     from spawnlint.parse.markdown import MarkdownFacts

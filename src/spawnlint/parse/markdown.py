@@ -16,8 +16,8 @@ from spawnlint.parse.blocks import fast_structure
 from spawnlint.parse.forms.counter_examples import is_counter_example
 from spawnlint.parse.forms.registry import document, find_sites, rule_blocks, with_removals
 from spawnlint.parse.forms.syntax import is_absent
-from spawnlint.parse.send_message import mentions_send_message_tool, report_lines
 from spawnlint.parse.text import HEADING_IN_TEXT, Block, RawSite, Structure, block_sentences
+from spawnlint.send_message import mentions_send_message_tool, report_lines
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt

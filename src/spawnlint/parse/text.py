@@ -28,16 +28,6 @@ class LineIndex:
         return self._first_line + row, column
 
 
-_NEWLINE = re.compile(r"\r\n|\r|\n")
-
-
-def split_lines(text: str) -> list[str]:
-    """Lines as git, editors and libcst count them: only CR, LF and CRLF end a line (not the form
-    feeds and Unicode separators that str.splitlines() also splits on)."""
-    lines = text.split("\n") if "\r" not in text else _NEWLINE.split(text)
-    return lines[:-1] if lines and lines[-1] == "" else lines
-
-
 CODE_SPAN = re.compile(r"`([^`\n]+)`")
 HEADING_IN_TEXT = re.compile(r"^\s{0,3}(#{1,6})\s")
 # a list item's marker at the start of a line (match it there): "- ", "* ", "3. ", "2) "

@@ -46,8 +46,8 @@ from spawnlint.parse.python.bounds import (
 )
 from spawnlint.parse.python.reach import reached_lines
 from spawnlint.parse.python.strings import Doc, decode_token
-from spawnlint.parse.send_message import mentions_send_message_tool
-from spawnlint.parse.text import split_lines
+from spawnlint.send_message import mentions_send_message_tool
+from spawnlint.source_lines import split_lines
 
 # A string scanned with the markdown recognisers has 12 characters or more
 _SHORTEST_SCANNED = 12

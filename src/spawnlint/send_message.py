@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from spawnlint.parse.text import split_lines
+from spawnlint.source_lines import split_lines
 
 _SEND_MESSAGE = re.compile(r"\bSendMessage\b", re.IGNORECASE)  # "use sendMessage to reply" too
 
