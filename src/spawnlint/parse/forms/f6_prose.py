@@ -191,12 +191,14 @@ def sentence_spawns(text: str) -> list[ProseSpawn]:
 
 # The work as the subject: "Bulk scans may be delegated to a read-only Explore agent", "each file
 # is then handed off to the `linter` agent". A negation stands between the auxiliary and the verb
-# ("should not be delegated to a subagent") and so never matches.
+# ("should not be delegated to a subagent") and so never matches; "delegated to the agent's
+# priors" (the model's own judgement) is no agent.
 _PASSIVE = re.compile(
     r"\b(?:(?:can|may|should|must|will|could|might|are\s+to|is\s+to)\s+(?:(?:then|also|always)\s+)?be"
     r"|(?:is|are|gets?)(?:\s+(?:then|also|always))?)"
     r"\s+(?:delegated|dispatched|handed\s+off|offloaded)\s+to\s+"
-    r"(?P<what>(?:a|an|the|one|two|three|several|parallel|multiple)\s+(?:[\w`*-]+\s+){0,3}?(?:sub-?agents?|agents?)\b)",
+    r"(?P<what>(?:a|an|the|one|two|three|several|parallel|multiple)\s+"
+    r"(?:(?:[\w`*-]+\s+){0,3}?sub-?agents?|(?:[\w`*-]+\s+){1,3}?agents?)\b(?!['’]s))",
     re.IGNORECASE,
 )
 
@@ -524,6 +526,7 @@ EXAMPLES = FormExamples(
     invalid=(
         "This work should not be delegated to a subagent.",
         "Tasks are delegated to agents by the scheduler.",  # no article: what some engine does
+        "Every decision a skill declines is delegated to the agent's priors.",
         # next steps put to the user, not taken: a list after "suggest:"
         "After setup, suggest:\n\n1. **Queries**: Use the `query-builder` agent for hard queries",
         "Do not spawn the **security-auditor** agent.",
