@@ -46,3 +46,13 @@ def test_demo_plugin_shows_real_findings() -> None:
     expected = (REPO / "tests" / "demo" / "expected.txt").read_text("utf-8").splitlines()
     assert run.code == 0
     assert run.out.splitlines() == expected
+
+
+def test_every_lazily_compiled_pattern_compiles() -> None:
+    """Patterns are compiled at their first search (spawnlint.lazy): one with a mistake would
+    raise only in the run that first needs it, so every one is compiled here."""
+    import spawnlint.cli  # noqa: F401 - imports every module that makes patterns
+    import spawnlint.parse.forms.registry  # noqa: F401
+    from spawnlint import lazy
+
+    assert lazy.compile_all() > 200

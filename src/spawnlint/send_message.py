@@ -5,18 +5,19 @@ from __future__ import annotations
 
 import re
 
+from spawnlint import lazy
 from spawnlint.source_lines import split_lines
 
-_SEND_MESSAGE = re.compile(r"\bSendMessage\b", re.IGNORECASE)  # "use sendMessage to reply" too
+_SEND_MESSAGE = lazy.compile(r"\bSendMessage\b", re.IGNORECASE)  # "use sendMessage to reply" too
 
 
-_NOT_THE_TOOL = re.compile(
+_NOT_THE_TOOL = lazy.compile(
     r"\.\s*SendMessage\b|\bSendMessage\s*\(\s*[\"'][A-Z]|SendMessageOptions|SendMessageUpwards"
     r"|\bgameObject\b|MonoBehaviour|\bUnity\b",
 )
 # Other APIs of that name, whatever their case: a method of an object (`bot.sendMessage(`), a
 # Windows call (`::SendMessage(hWnd, ...)`, `SendMessageW(hDlg, ...)`, `SendMessage(HWND_BROADCAST`)
-_ANOTHER_API = re.compile(
+_ANOTHER_API = lazy.compile(
     r"[\w)\]]\.SendMessage|::\s*SendMessage|\bSendMessage[AW]?\s*\(\s*(?:h[A-Z]\w*|hwnd\w*|hdlg\w*|HWND_\w+)\b",
     re.IGNORECASE,
 )
@@ -59,7 +60,7 @@ _OTHER_LANGUAGES = frozenset(
         "perl",
     ]
 )
-_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*([^\s`{]*)")
+_FENCE = lazy.compile(r"^\s{0,3}(`{3,}|~{3,})\s*([^\s`{]*)")
 
 
 def _other_language_lines(lines: list[str]) -> frozenset[int]:
@@ -79,12 +80,12 @@ def _other_language_lines(lines: list[str]) -> frozenset[int]:
     return frozenset(inside)
 
 
-_NEGATED_BEFORE = re.compile(
+_NEGATED_BEFORE = lazy.compile(
     r"\b(?:never|do\s+not|don[’']?t|must\s+not|without|not|no)\b[^.;:!?]{0,60}$", re.IGNORECASE
 )
 
 
-_REPORT_WORDS = re.compile(
+_REPORT_WORDS = lazy.compile(
     r"\b(?:report|send|return|deliver|notify|reply|respond|result|results|finding|findings|answer"
     r"|summary|lead|team-lead|parent|orchestrator|coordinator|main|message|use|call|tool)\b",
     re.IGNORECASE,

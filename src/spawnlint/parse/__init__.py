@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from spawnlint import lazy
 from spawnlint.model import (
     AgentRecord,
     Edit,
@@ -27,8 +28,8 @@ if TYPE_CHECKING:
     from spawnlint.parse.markdown import MarkdownFacts
 
 NO_SUPPRESSIONS = Suppressions()  # shared: most files have none
-_SUPPRESS_MD = re.compile(r"<!--\s*spawnlint:\s*(ignore-file|ignore)(?:\[([^\]]*)\])?\s*-->")
-_SUPPRESS_HASH = re.compile(r"#\s*spawnlint:\s*(ignore-file|ignore)(?:\[([^\]]*)\])?")
+_SUPPRESS_MD = lazy.compile(r"<!--\s*spawnlint:\s*(ignore-file|ignore)(?:\[([^\]]*)\])?\s*-->")
+_SUPPRESS_HASH = lazy.compile(r"#\s*spawnlint:\s*(ignore-file|ignore)(?:\[([^\]]*)\])?")
 
 
 def python_could_spawn(text: str, callables: tuple[str, ...]) -> bool:
@@ -129,14 +130,14 @@ def parse_text(path: str, text: str, kind: FileKind, all_sentences: bool = True)
 # a verb that makes the model follow a file, then (on the same line) the file; or an `@` include,
 # which Claude Code loads itself
 _PATH = r"(?:\$\{CLAUDE_PLUGIN_ROOT\}/|\.{1,2}/|[\w.-]+/)+[\w.-]+\.md"
-_FOLLOWED = re.compile(
+_FOLLOWED = lazy.compile(
     rf"(?i:\b(?:follow|apply|execute)\b)[^\n]{{0,80}}?(?<![\w@])`?(?P<path>{_PATH})\b"
     # "Read `x/y.md` and follow its checklist"
     rf"|(?i:\bread\b)[^\n]{{0,40}}?(?<![\w@])`?(?P<read>{_PATH})\b`?[^\n.;]{{0,20}}?(?i:\b(?:and|then)\s+"
     r"(?:follow|apply|execute)\b)"
     r"|(?<![\w/])@(?P<include>(?:\$\{CLAUDE_PLUGIN_ROOT\}/)?(?:\.{1,2}/|[\w.-]+/)*[\w.-]+\.md)\b"
 )
-_FENCE = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})")
+_FENCE = lazy.compile(r"^\s{0,3}(?:`{3,}|~{3,})")
 
 
 def followed_files(lines: list[str], body_start: int) -> tuple[tuple[int, int, str], ...]:
@@ -157,7 +158,7 @@ def followed_files(lines: list[str], body_start: int) -> tuple[tuple[int, int, s
 
 # `./implementer-prompt.md`, `references/phases.md`, "the files in `templates/`": a file's name with
 # its suffix, and the names of a folder named as such (a trailing slash, or a glob in it)
-_NOT_A_PATH = re.compile(r"[^\w./-]+")
+_NOT_A_PATH = lazy.compile(r"[^\w./-]+")
 
 
 def file_refs(text: str) -> tuple[str, ...]:

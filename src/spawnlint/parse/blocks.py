@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from spawnlint import lazy
 from spawnlint.parse.text import Block, Structure
 
 # The scan ports markdown-it's commonmark block rules (code, fence, hr, list, html_block, heading,
@@ -12,16 +13,16 @@ from spawnlint.parse.text import Block, Structure
 # caller falls back.
 
 _MAX_LEVEL = 20  # deeper documents are left to markdown-it (markdown.MAX_NESTING)
-_FENCE = re.compile(r"`{3,}|~{3,}")
-_HR = re.compile(r"(?:\*[ \t]*){3,}\Z|(?:-[ \t]*){3,}\Z|(?:_[ \t]*){3,}\Z")
+_FENCE = lazy.compile(r"`{3,}|~{3,}")
+_HR = lazy.compile(r"(?:\*[ \t]*){3,}\Z|(?:-[ \t]*){3,}\Z|(?:_[ \t]*){3,}\Z")
 # A list marker: group 1 holds an ordered item's number, group 2 the first character after the
 # marker and its spaces ("" for an empty item).
-_MARKER = re.compile(r"(?:[*+-]|([0-9]{1,9})[.)])(?=[ \t]|\Z)(?=[ \t]*(.?))")
-_HEADING = re.compile(r"#{1,6}(?=[ \t]|\Z)")
-_UNDERLINE = re.compile(r"(?:=+|-+)[ \t]*\Z")
+_MARKER = lazy.compile(r"(?:[*+-]|([0-9]{1,9})[.)])(?=[ \t]|\Z)(?=[ \t]*(.?))")
+_HEADING = lazy.compile(r"#{1,6}(?=[ \t]|\Z)")
+_UNDERLINE = lazy.compile(r"(?:=+|-+)[ \t]*\Z")
 # A "[" line that provably is no link reference definition: the label ends at "]" not followed
 # by ":", or meets a second "[", on its first line.
-_NOT_REFERENCE = re.compile(r"\[(?:\\.|[^\\\[\]])*(?:\[|\](?!:))")
+_NOT_REFERENCE = lazy.compile(r"\[(?:\\.|[^\\\[\]])*(?:\[|\](?!:))")
 # HTML blocks (CommonMark 0.31 section 4.6): the start conditions of kinds 1-7 and the end of
 # kinds 1-5 (6 and 7 end at a blank line). Only kinds 1-6 may interrupt a paragraph.
 _HTML_STARTS = tuple(
@@ -48,9 +49,9 @@ _HTML_ENDS = tuple(
     for end in (r"</(?:script|pre|style|textarea)>", r"-->", r"\?>", r">", r"\]\]>")
 )
 # Tag names whose kind changed between CommonMark versions (and so between markdown-it releases).
-_HTML_UNSETTLED = re.compile(r"</?(?:search|source)(?=[^A-Za-z0-9-]|\Z)", re.IGNORECASE | re.ASCII)
+_HTML_UNSETTLED = lazy.compile(r"</?(?:search|source)(?=[^A-Za-z0-9-]|\Z)", re.IGNORECASE | re.ASCII)
 # Whitespace other than space and tab, which markdown-it's HTML patterns (\s) also accept.
-_ODD_SPACE = re.compile(r"[^\S \t]")
+_ODD_SPACE = lazy.compile(r"[^\S \t]")
 # First characters of a line that may start a block other than a paragraph (or setext heading).
 _MAY_START = frozenset("`~>*-_+#<[0123456789")
 # First characters of a line that may end a paragraph or underline it; any other line continues it.

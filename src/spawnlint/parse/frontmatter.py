@@ -8,9 +8,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from spawnlint import lazy
 from spawnlint.model import ToolList
 
-_KEY_LINE = re.compile(r"^([A-Za-z_][\w-]*)\s*:(.*)$")
+_KEY_LINE = lazy.compile(r"^([A-Za-z_][\w-]*)\s*:(.*)$")
 _MAX_FRONTMATTER_CHARS = 256 * 1024
 
 
@@ -101,19 +102,19 @@ _PLAIN = r"[A-Za-z0-9$(/<](?:(?!: | #)[^\t:])*(?::(?! |$)(?:(?!: | #)[^\t:])*)*"
 # A plain value that starts with a digit is a string only as a version (`1.0.0`) or with a space
 # and no date before it (`2 minutes`); `12` is an int; anything else (floats, dates, octals,
 # `1:20`) PyYAML reads.
-_VERSION = re.compile(r"[0-9]+(?:\.[0-9]+){2,}")
-_DIGITS_AND_WORDS = re.compile(r"(?![0-9]{4}-)[0-9][^ ]* .*")
-_INT = re.compile(r"0|[1-9][0-9]*")
+_VERSION = lazy.compile(r"[0-9]+(?:\.[0-9]+){2,}")
+_DIGITS_AND_WORDS = lazy.compile(r"(?![0-9]{4}-)[0-9][^ ]* .*")
+_INT = lazy.compile(r"0|[1-9][0-9]*")
 _WORD = r"[A-Za-z][A-Za-z0-9_-]*"
-_ENTRY = re.compile(
+_ENTRY = lazy.compile(
     rf"(?P<key>[A-Za-z_][A-Za-z0-9_-]*):(?: +(?:(?P<plain>{_PLAIN})|\"(?P<double>[^\"\\]*)\""
     r"|'(?P<single>(?:[^']|'')*)'"
     rf"|\[(?P<flow> *(?:{_WORD} *(?:, *{_WORD} *)*)?)\]"
     r"|(?P<literal>\|)))?"
 )
-_ITEM = re.compile(rf"(?P<indent> *)- (?P<plain>{_PLAIN})")
+_ITEM = lazy.compile(rf"(?P<indent> *)- (?P<plain>{_PLAIN})")
 # Characters PyYAML rejects, or reads as line breaks.
-_NOT_PLAIN = re.compile("[^\x0a\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]|[\u2028\u2029]")
+_NOT_PLAIN = lazy.compile("[^\x0a\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]|[\u2028\u2029]")
 # Plain words YAML 1.1 reads as booleans or null, as a key or as a value.
 _RESOLVED_WORDS = frozenset({"yes", "no", "true", "false", "on", "off", "null"})
 

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import re
 
+from spawnlint import lazy
 from spawnlint.model import Edit, ToolList
 
 REPORT_INSTRUCTION = (
     "When you finish, send your complete result to team-lead with the SendMessage tool;"
     " your final text is not delivered. "
 )
-_TOOLS_LINE = re.compile(r"^(?P<key>\s*tools\s*:\s*)(?P<value>.*?)\s*$")
-_BLOCK_ITEM = re.compile(r"^(?P<indent>\s*)-\s+\S")
+_TOOLS_LINE = lazy.compile(r"^(?P<key>\s*tools\s*:\s*)(?P<value>.*?)\s*$")
+_BLOCK_ITEM = lazy.compile(r"^(?P<indent>\s*)-\s+\S")
 
 
 def grant_send_message(
@@ -52,8 +53,8 @@ def _block_item(path: str, lines: list[str], key_line: int) -> tuple[Edit, ...]:
     return (Edit(path, line, 1, line, 1, "", f"{indent}- SendMessage\n"),)
 
 
-_PROMPT_VALUE = re.compile(r"""["'`]?\bprompt\b["'`]?\s*[:=]\s*(?P<quote>["'])""")
-_NEXT_SPAWN = re.compile(r"\b(?:Agent|Task)\s*\(|^\s*(?:Task|Agent)\s*:", re.MULTILINE)
+_PROMPT_VALUE = lazy.compile(r"""["'`]?\bprompt\b["'`]?\s*[:=]\s*(?P<quote>["'])""")
+_NEXT_SPAWN = lazy.compile(r"\b(?:Agent|Task)\s*\(|^\s*(?:Task|Agent)\s*:", re.MULTILINE)
 _REACH = 3000  # characters after the spawn's start where its prompt may open
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from spawnlint import lazy
 from spawnlint.parse.forms.vocabulary import AGENT_NOUNS, IDLE_SUBJECTS, alternation
 
 # A teammate goes idle after every turn, and its idle notification carries no result: only what it
@@ -49,16 +50,16 @@ _PATTERNS = (
     ),
 )
 # Correct advice and hedges: "idle is not a result", "do not treat idle as done", "may have finished"
-_NEGATION = re.compile(
+_NEGATION = lazy.compile(
     r"\b(?:not|never|no|don't|doesn't|isn't|aren't|cannot|can't|without|may|might|unless)\b|≠",
     re.IGNORECASE,
 )
 # A report is awaited: the instruction is about SendMessage reports, not idle states
-_REPORT = re.compile(
+_REPORT = lazy.compile(
     r"\bsend[_ ]?message\b|\breported\b|\bsent (?:its|their|a) (?:report|message)", re.IGNORECASE
 )
-_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n\s*\n|\n(?=\s*(?:[-*+|#>]|\d+[.)])\s)")
-_TEAM_WORD = re.compile(rf"\b{_WHO}\b|\bidle[_ ]notification", re.IGNORECASE)
+_SENTENCE_END = lazy.compile(r"(?<=[.!?;])\s+|\n\s*\n|\n(?=\s*(?:[-*+|#>]|\d+[.)])\s)")
+_TEAM_WORD = lazy.compile(rf"\b{_WHO}\b|\bidle[_ ]notification", re.IGNORECASE)
 
 
 def idle_claims(lines: list[str], body_start: int) -> tuple[tuple[int, int], ...]:

@@ -5,12 +5,12 @@ reads what the text says about reporting."""
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING
 
+from spawnlint import lazy
 from spawnlint.model import Param, Section, Sentence, SpawnSite, ValueKind, section_of
 from spawnlint.parse.blocks import fast_structure
 from spawnlint.parse.forms.counter_examples import is_counter_example
@@ -106,12 +106,12 @@ def build_structure(lines: list[str]) -> Structure:
 
 
 # A line that is only an opening or closing tag: `<exploration priority="first">`, `</steps>`.
-_TAG_LINE = re.compile(r"^\s{0,3}</?([A-Za-z][\w-]*)(?:\s[^<>]*)?/?>\s*$")
+_TAG_LINE = lazy.compile(r"^\s{0,3}</?([A-Za-z][\w-]*)(?:\s[^<>]*)?/?>\s*$")
 # Tags whose content is raw text to markdown and to the model alike.
 _RAW_TAGS = frozenset({"pre", "script", "style", "textarea"})
 # Lines after which a tag line opens an HTML block (it cannot interrupt a paragraph: there it is
 # the paragraph's text, read as markdown anyway): a blank line, a heading, a fence marker.
-_BLOCK_BEFORE = re.compile(r"^\s{0,3}(?:#{1,6}(?:\s|$)|`{3,}|~{3,})|^\s*$")
+_BLOCK_BEFORE = lazy.compile(r"^\s{0,3}(?:#{1,6}(?:\s|$)|`{3,}|~{3,})|^\s*$")
 
 
 def untagged(lines: list[str]) -> list[str]:

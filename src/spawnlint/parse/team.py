@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import re
 
-_CREATES = re.compile(r"TeamCreate|\bteam_name\b")
+from spawnlint import lazy
+
+_CREATES = lazy.compile(r"TeamCreate|\bteam_name\b")
 # "No `team_name` — standalone dispatch", "Do NOT call `TeamCreate`": the other path of the unit
-_NEGATED = re.compile(
+_NEGATED = lazy.compile(
     r"\b(?:no|not|never|without|omit\w*|skip\w*|don[’']?t|instead\s+of)\b[^.;!?]{0,60}?(?:TeamCreate|team_name)",
     re.IGNORECASE,
 )
-_MEMBERS = re.compile(r"\bteam(?:mates?|s)?\b|\bTeamCreate\b", re.IGNORECASE)
-_STANDALONE = re.compile(
+_MEMBERS = lazy.compile(r"\bteam(?:mates?|s)?\b|\bTeamCreate\b", re.IGNORECASE)
+_STANDALONE = lazy.compile(
     r"\bstandalone\b|\bsub-?agents?\b|\bno\s+team\b|\bwithout\s+(?:a\s+)?team\b", re.IGNORECASE
 )
 

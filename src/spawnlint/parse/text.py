@@ -7,9 +7,10 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 
+from spawnlint import lazy
 from spawnlint.model import Form, Param, Sentence
 
-_LF = re.compile("\n")
+_LF = lazy.compile("\n")
 
 
 class LineIndex:
@@ -28,10 +29,10 @@ class LineIndex:
         return self._first_line + row, column
 
 
-CODE_SPAN = re.compile(r"`([^`\n]+)`")
-HEADING_IN_TEXT = re.compile(r"^\s{0,3}(#{1,6})\s")
+CODE_SPAN = lazy.compile(r"`([^`\n]+)`")
+HEADING_IN_TEXT = lazy.compile(r"^\s{0,3}(#{1,6})\s")
 # a list item's marker at the start of a line (match it there): "- ", "* ", "3. ", "2) "
-LIST_ITEM = re.compile(r"\s*(?:[-*+]|\d+[.)])\s")
+LIST_ITEM = lazy.compile(r"\s*(?:[-*+]|\d+[.)])\s")
 
 
 @dataclass(frozen=True)
@@ -128,11 +129,11 @@ def split_sentences(lines: list[str], start: int, end: int) -> list[Sentence]:
 
 
 # A backtick, a newline, or a full stop / ! / ? followed by white space (str.isspace, as \s is).
-_SENTENCE_MARKS = re.compile(r"[`\n]|[.!?](?=\s)")
-_ABBREVIATION = re.compile(r"(?<![\w.])(?:e\.g|i\.e|etc|vs|cf)$", re.IGNORECASE)
+_SENTENCE_MARKS = lazy.compile(r"[`\n]|[.!?](?=\s)")
+_ABBREVIATION = lazy.compile(r"(?<![\w.])(?:e\.g|i\.e|etc|vs|cf)$", re.IGNORECASE)
 
 
-_LABEL_LINE = re.compile(r"\s*\*\*[^*\n]{1,60}(?::\*\*|\*\*:)\s*")
+_LABEL_LINE = lazy.compile(r"\s*\*\*[^*\n]{1,60}(?::\*\*|\*\*:)\s*")
 
 
 def _is_label_line(text: str, newline: int) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from spawnlint import lazy
 from spawnlint.model import Finding, Form, Project
 
 # The forms that carry a spawn's prompt as a parameter (prose forms describe it, not give it)
@@ -42,15 +43,15 @@ _STRUCTURE = (
 )
 # Two labelled slots after an output verb ("Report: Summary: ...; Findings: ...") also name fields;
 # labels before it (`Brief: {phase1.output}`) are the prompt's inputs
-_OUTPUT_VERB = re.compile(
+_OUTPUT_VERB = lazy.compile(
     r"(?<![.\w])(?:return|report|respond|reply|output|produce|emit|deliver|end with)\w*\b", re.I
 )
-_LABEL = re.compile(r"(?:^|[\n;,(]\s*|\.\s+)(?:[-*+]\s+)?\**[A-Z][\w /-]{1,25}\**\s*:\s")
+_LABEL = lazy.compile(r"(?:^|[\n;,(]\s*|\.\s+)(?:[-*+]\s+)?\**[A-Z][\w /-]{1,25}\**\s*:\s")
 # A prompt spawnlint cannot see whole: only a placeholder, elided, or filled in from a template
-_PLACEHOLDER_ONLY = re.compile(
+_PLACEHOLDER_ONLY = lazy.compile(
     r"^\s*(?:\.\.\.|…|<[^<>]*>|\{[^{}]*\}|\[[^\[\]]*\]|\$\w+|\$\{[^}]*\})\s*$", re.DOTALL
 )
-_INSERTED = re.compile(
+_INSERTED = lazy.compile(
     r"\{\{?[^{}\n]*(?:template|prompt|instructions|context|contents?)[^{}\n]*\}\}?"
     r"|\[(?:insert|paste|substitut|see |include|full|the )[^\]\n]*\]"
     r"|<[^<>\n]*(?:template|prompt|instructions)[^<>\n]*>|<(?:paste|insert|include)\b[^<>\n]*>",
@@ -59,7 +60,7 @@ _INSERTED = re.compile(
 
 # A prompt parameter that describes the prompt rather than giving it ("Include the hypothesis and
 # the scope", "The same reviewer prompt as in Path B", "see REFERENCE.md for the template")
-_DESCRIBES = re.compile(
+_DESCRIBES = lazy.compile(
     r"^\W*(?:include|the same|the complete|the full|same as|as above|role-specific|template|"
     r"shape [a-z]\b|see\b|use the|pass\b|provide|contains?\b|instructions\b|clear task description)"
     r"|^\W*the\b[^.]{0,40}\b(?:spec|prompt|instructions|brief)\b"
@@ -71,8 +72,8 @@ _DESCRIBES = re.compile(
 
 
 # A numbered list of deliverables, then "write your complete report as one document"
-_NUMBERED = re.compile(r"^\s*\d+[.)]\s", re.MULTILINE)
-_WRITE_UP = re.compile(
+_NUMBERED = lazy.compile(r"^\s*\d+[.)]\s", re.MULTILINE)
+_WRITE_UP = lazy.compile(
     r"\b(?:write|return|produce|provide|deliver)\b[^.\n]{0,40}\b(?:report|document|summary|assessment)\b",
     re.IGNORECASE,
 )

@@ -7,20 +7,21 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from spawnlint import lazy
 from spawnlint.parse.forms import vocabulary
 from spawnlint.parse.text import CODE_SPAN, HEADING_IN_TEXT, RawSite, Structure, previous_nonblank
 
 _EMOJI = vocabulary.alternation(vocabulary.COUNTER_EMOJI)
-_COUNTER_EMOJI = re.compile(_EMOJI)
+_COUNTER_EMOJI = lazy.compile(_EMOJI)
 # what the unit leaves to others: "## Out of Scope" / "- Exhaustive grep (use completeness-verifier
 # agent)" points elsewhere, it does not spawn
-_OUT_OF_SCOPE = re.compile(r"^\W*(?:out\s+of\s+scope|not\s+in\s+scope|non-goals?)\b", re.IGNORECASE)
+_OUT_OF_SCOPE = lazy.compile(r"^\W*(?:out\s+of\s+scope|not\s+in\s+scope|non-goals?)\b", re.IGNORECASE)
 
 
-_LEADING_EMOJI = re.compile(rf"^[\s>*#+|`/<!\-]*(?:\d+[.)]\s*)?(?:\*\*|__)?\s*{_EMOJI}")
+_LEADING_EMOJI = lazy.compile(rf"^[\s>*#+|`/<!\-]*(?:\d+[.)]\s*)?(?:\*\*|__)?\s*{_EMOJI}")
 
 
-_COUNTER_LABEL = re.compile(
+_COUNTER_LABEL = lazy.compile(
     r"^[\s#>*_\-+|`/<!]*(?:\d+[.)]\s*)?(?:\*\*|__)?\s*"
     rf"(?P<word>{vocabulary.alternation(vocabulary.COUNTER_LABELS)})\b"
     rf"|\b{vocabulary.alternation(vocabulary.COUNTER_VERDICTS)}\s*(?::|\)|—|–|-\s)"
@@ -29,15 +30,15 @@ _COUNTER_LABEL = re.compile(
 )
 
 
-_WEAK_WORDS = re.compile(vocabulary.alternation(vocabulary.WEAK_COUNTER_LABELS), re.IGNORECASE)
+_WEAK_WORDS = lazy.compile(vocabulary.alternation(vocabulary.WEAK_COUNTER_LABELS), re.IGNORECASE)
 
 
-_TRAILING_COUNTER = re.compile(
+_TRAILING_COUNTER = lazy.compile(
     rf"(?:#|//|<!--)\s*(?:❌|{vocabulary.alternation(vocabulary.COUNTER_COMMENT_WORDS)})\b", re.IGNORECASE
 )
 
 
-_COMMENT_LINE = re.compile(r"^\s*(?:#|//|<!--|--|/\*|\*)")
+_COMMENT_LINE = lazy.compile(r"^\s*(?:#|//|<!--|--|/\*|\*)")
 
 
 def example_lines(lines: list[str]) -> set[int]:
@@ -61,7 +62,7 @@ def example_lines(lines: list[str]) -> set[int]:
     return inside
 
 
-_DOCUMENT_FENCE = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})\s*(?:markdown|md)\b", re.IGNORECASE)
+_DOCUMENT_FENCE = lazy.compile(r"^\s{0,3}(?:`{3,}|~{3,})\s*(?:markdown|md)\b", re.IGNORECASE)
 
 
 def opens_a_document(lines: list[str], at: int) -> bool:
@@ -70,7 +71,7 @@ def opens_a_document(lines: list[str], at: int) -> bool:
     return bool(_DOCUMENT_FENCE.match(lines[at])) and at + 1 < len(lines) and lines[at + 1].strip() == "---"
 
 
-_EXAMPLE_HEADER = re.compile(r"^\s*(?:\*\*)?(?:examples?|e\.g\.?|usage|sample|syntax)\b", re.IGNORECASE)
+_EXAMPLE_HEADER = lazy.compile(r"^\s*(?:\*\*)?(?:examples?|e\.g\.?|usage|sample|syntax)\b", re.IGNORECASE)
 
 
 def _in_example_column(lines: list[str], line: int, column: int) -> bool:

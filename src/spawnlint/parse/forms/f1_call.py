@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from spawnlint import lazy
 from spawnlint.model import Form, ValueKind
 from spawnlint.parse.forms import removal, syntax
 from spawnlint.parse.forms.prose import BUILTINS, code_like
@@ -16,8 +17,8 @@ from spawnlint.parse.text import FormExamples, LineIndex, RawSite
 
 _CALLEE = r"(Agent|Task)\s*\("
 # not `new Agent(` (another framework's constructor), `def Task(`, `x.Agent(`
-_CALL = re.compile(r"(?<![\w.$])(?<!new )(?<!def )(?<!class )(?<!function )" + _CALLEE)
-_CALLEE_ANYWHERE = re.compile(_CALLEE)
+_CALL = lazy.compile(r"(?<![\w.$])(?<!new )(?<!def )(?<!class )(?<!function )" + _CALLEE)
+_CALLEE_ANYWHERE = lazy.compile(_CALLEE)
 
 
 def find_calls(text: str) -> list[Match]:
@@ -59,7 +60,7 @@ def find_calls(text: str) -> list[Match]:
 _FRAMEWORK_KEYS = frozenset(
     {"instruction", "instructions", "sub_agents", "handoffs", "tools", "output_type", "output_key"}
 )
-_KEPT_BEFORE = re.compile(r"(?:=|\[|,)\s*$")
+_KEPT_BEFORE = lazy.compile(r"(?:=|\[|,)\s*$")
 
 
 def _another_framework(text: str, call: re.Match[str], params: list[RawParam]) -> bool:
@@ -89,7 +90,7 @@ def _agent_only(params: list[RawParam]) -> bool:
     return bool(keys) and keys <= PARAM_KEYS and bool(keys & _AGENT_ONLY_KEYS)
 
 
-_ELIDED = re.compile(r"(?:^|,)\s*(?:\.\.\.|…)\s*(?:,|$)")
+_ELIDED = lazy.compile(r"(?:^|,)\s*(?:\.\.\.|…)\s*(?:,|$)")
 
 
 def _elided(inner: str) -> bool:
@@ -98,12 +99,12 @@ def _elided(inner: str) -> bool:
     return _ELIDED.search(inner) is not None
 
 
-_POSITIONAL_ID = re.compile(
+_POSITIONAL_ID = lazy.compile(
     rf"\s*([A-Za-z][\w.-]*(?::{{1,2}}[\w.-]+)+|[a-z][a-z0-9]*(?:-[a-z0-9]+)+|{BUILTINS})\s*$"
 )
 # the prompt after a gap or a separator (`Task(x)",` is a quoted permission pattern ending), or
 # on the lines indented under the call's colon ("Task(Explore):" over "  Explore the codebase")
-_PROMPT_AFTER = re.compile(r"(?:[ \t]*(?:-|—|–|:|=>|->)[ \t]*|[ \t]+)[\"“]|[ \t]*:[ \t]*\r?\n[ \t]+\S")
+_PROMPT_AFTER = lazy.compile(r"(?:[ \t]*(?:-|—|–|:|=>|->)[ \t]*|[ \t]+)[\"“]|[ \t]*:[ \t]*\r?\n[ \t]+\S")
 
 
 def _positional_spawn(text: str, inner_start: int, inner: str, close: int) -> RawParam | None:
@@ -122,17 +123,17 @@ def _positional_spawn(text: str, inner_start: int, inner: str, close: int) -> Ra
 # project), and never in a list of tools or permissions (`tools: Read, Agent(worker)`,
 # `"Task(test-runner)"` in a settings file), where the same words restrict what may be spawned.
 # (`Task(scenario-reviewer, opus, parallel):`: the model and the manner may follow, bare words)
-_BARE_ID = re.compile(r"\s*([\"']?)([A-Za-z][\w.-]*(?::{1,2}[\w.-]+)*)\1(?:\s*,\s*[a-z][\w.-]*){0,3}\s*$")
-_TOOL_LIST = re.compile(
+_BARE_ID = lazy.compile(r"\s*([\"']?)([A-Za-z][\w.-]*(?::{1,2}[\w.-]+)*)\1(?:\s*,\s*[a-z][\w.-]*){0,3}\s*$")
+_TOOL_LIST = lazy.compile(
     r"\btools?\s*[:=]|-tools\b|\bpermissions?\b|\ballow|\bdeny\b|[,\[\"'(]\s*$", re.IGNORECASE
 )
 # a statement of its own: first on its line (after a list marker, a step number, a heading's
 # hashes, a `[RED]` tag, a bold label), or after an arrow or a colon: not a word of a sentence
-_STANDS_ALONE = re.compile(
+_STANDS_ALONE = lazy.compile(
     r"\s*(?:[-*+>]\s+|\d+(?:\.\d+)*[.)]?\s+|#{1,6}\s+)?(?:\[[^\]\n]*\]\s*)?[`*]*"
     r"|[^\n]*(?:→|->|=>|:)\s*[`*]*"
 )
-_LIST_GOES_ON = re.compile(r"\s*[,\]\"']")
+_LIST_GOES_ON = lazy.compile(r"\s*[,\]\"']")
 
 
 def bare_calls(text: str, taken: list[Match]) -> list[Match]:

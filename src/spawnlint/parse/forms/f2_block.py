@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from spawnlint import lazy
 from spawnlint.model import Form, Param
 from spawnlint.parse.forms import removal, syntax
 from spawnlint.parse.forms.spec import Claims, Doc, FormSpec, Found, Pass
@@ -12,16 +13,16 @@ from spawnlint.parse.forms.syntax import PARAM_KEYS, as_written, classify, is_sp
 from spawnlint.parse.forms.trigger import Paragraphs, Trigger
 from spawnlint.parse.text import Block, FormExamples, LineIndex, RawSite, Structure
 
-BLOCK_HEADER = re.compile(
+BLOCK_HEADER = lazy.compile(
     r"^(?P<indent>\s*)(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*|__)?(?:use\s+(?:the\s+)?)?"
     r"(?:(?P<tool>Task|Agent)(?:\s+tool)?(?:\s+(?:invocation|call|parameters|params))?"
     r"|Subagent)(?:\s*\((?P<type>[^)]*)\))?(?:\*\*|__)?\s*:(?:\*\*|__)?\s*$",
     re.IGNORECASE,
 )
-_SUBAGENT_KV = re.compile(r"^\s*(?:[-*+]\s+)?subagent_type\s*:")
-_KV_LINE = re.compile(r"^(?P<indent>\s*)(?:[-*+]\s+)?(?P<key>[a-z_]+)\s*:")
+_SUBAGENT_KV = lazy.compile(r"^\s*(?:[-*+]\s+)?subagent_type\s*:")
+_KV_LINE = lazy.compile(r"^(?P<indent>\s*)(?:[-*+]\s+)?(?P<key>[a-z_]+)\s*:")
 # The end of a header line: a colon, perhaps inside bold, then the line's end.
-_COLON_AT_END = re.compile(r":(?:\*\*|__)?[^\S\n]*$", re.MULTILINE)
+_COLON_AT_END = lazy.compile(r":(?:\*\*|__)?[^\S\n]*$", re.MULTILINE)
 
 
 def block_header(line: str) -> bool:
@@ -85,7 +86,7 @@ def _in_block(structure: Structure, block: Block, claimed: set[int]) -> list[Raw
 
 # `skill: commit-msg-generator` / `params:` / `subagent_type: "from_context"`: a value handed to
 # something else (a skill's parameters), not a spawn's
-_OTHER_PARAMS = re.compile(
+_OTHER_PARAMS = lazy.compile(
     r"^\s*(?:[-*+]\s+)?(?:params|parameters|args|arguments|inputs|with|options|metadata)\s*:\s*$"
 )
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from spawnlint import lazy
 from spawnlint.model import Form
 from spawnlint.parse.forms import removal, syntax
 from spawnlint.parse.forms.spec import Claims, Doc, FormSpec, Found, Pass
@@ -14,7 +15,7 @@ from spawnlint.parse.forms.trigger import Trigger
 from spawnlint.parse.text import FormExamples, LineIndex, RawSite
 
 _KEY = "subagent_type"
-_OBJECT_KEY = re.compile(rf"""(?<![\w$])(["']?){_KEY}\1\s*:""")
+_OBJECT_KEY = lazy.compile(rf"""(?<![\w$])(["']?){_KEY}\1\s*:""")
 
 
 def find_objects(text: str, covered: list[tuple[int, int]]) -> list[Match]:
@@ -54,8 +55,8 @@ HOOK_INPUT_KEY = "tool_input"  # a hook's input holds the call it was given
 TRANSCRIPT_ROLES = ("assistant", "user")
 TRANSCRIPT_KEY = "message"
 
-_HOOK_INPUT = re.compile(rf"""["']?{HOOK_INPUT_KEY}["']?\s*:\s*$""")
-_TRANSCRIPT_LINE = re.compile(
+_HOOK_INPUT = lazy.compile(rf"""["']?{HOOK_INPUT_KEY}["']?\s*:\s*$""")
+_TRANSCRIPT_LINE = lazy.compile(
     rf""""type"\s*:\s*"(?:{"|".join(TRANSCRIPT_ROLES)})"\s*,\s*"{TRANSCRIPT_KEY}"\s*:"""
 )
 

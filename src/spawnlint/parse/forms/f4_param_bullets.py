@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from spawnlint import lazy
 from spawnlint.model import Edit, Form, Param, Sentence
 from spawnlint.parse.forms import removal
 from spawnlint.parse.forms.f5_inline import sentence_params
@@ -18,19 +19,19 @@ from spawnlint.parse.text import CODE_SPAN, Block, FormExamples, RawSite
 # A parameter bullet: `- prompt: x`, `` - `name`: x ``, `1. **description** is y` (the key is the
 # item's first word); or `` - `subagent_type: x` ``, also behind a short label
 # (`` - Native path: `subagent_type: x` ``).
-PARAM_ITEM = re.compile(
+PARAM_ITEM = re.compile(  # eager: `m.re is PARAM_ITEM`
     r"^\s*(?:[-*+]|\d+[.)])\s+(?:`|\*\*|__)?(?P<key>[a-z_]+)(?:`|\*\*|__)?"
     r"(?:\s*(?:[:=—–]|-\s|\bis\b|\bset to\b|\bas\b))?\s*(?P<value>.*)$"
 )
-PARAM_ITEM_INLINE = re.compile(
+PARAM_ITEM_INLINE = lazy.compile(
     r"^\s*(?:[-*+]|\d+[.)])\s+(?:[\w*][\w *-]{0,30}:\s+)?`(?P<key>[a-z_]+)\s*[:=]\s*(?P<value>[^`]*)`"
 )
-_NEGATED_VALUE = re.compile(
+_NEGATED_VALUE = lazy.compile(
     r"^\W*(?:omit\w*|none|n/a|never|do\s+not|don[’']?t|not\s+set|leave\b|unset|no\b|-\s*$)",
     re.IGNORECASE,
 )
 # A quoted value followed by the author's commentary: `"general-purpose" (it needs every tool)`
-_QUOTED_THEN_NOTE = re.compile(r"""^("[^"\n]+"|'[^'\n]+')(?=\s+(?:\(|—|–|-\s|--\s|#|//))""")
+_QUOTED_THEN_NOTE = lazy.compile(r"""^("[^"\n]+"|'[^'\n]+')(?=\s+(?:\(|—|–|-\s|--\s|#|//))""")
 # What makes the items one spawn: a target, a prompt or a description among them.
 _SPAWN_KEYS = frozenset({"subagent_type", "prompt", "description"})
 

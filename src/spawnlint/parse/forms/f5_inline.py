@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from spawnlint import lazy
 from spawnlint.model import Edit, Form, Param, Sentence
 from spawnlint.parse.forms import prose_passes, removal, vocabulary
 from spawnlint.parse.forms.prose import (
@@ -31,26 +32,28 @@ from spawnlint.parse.text import CODE_SPAN, Block, FormExamples, LineIndex, RawS
 
 _SEPARATOR = r"\s*[=:]\s*"
 # `key: value` inside one code span
-_SPAN_KV = re.compile(rf"^\s*([a-z_]+){_SEPARATOR}(.+?)\s*$", re.DOTALL)
+_SPAN_KV = lazy.compile(rf"^\s*([a-z_]+){_SEPARATOR}(.+?)\s*$", re.DOTALL)
 # `` `key` set to `value` ``
 _KEY_THEN_VALUE = r"\s*(?:set\s+to|=|:|as|of|to)\s*`"
-_SPAN_KEY_THEN_VALUE = re.compile(
+_SPAN_KEY_THEN_VALUE = lazy.compile(
     r"`(?P<key>subagent_type|name|team_name)`" + _KEY_THEN_VALUE + r"(?P<value>[^`\n]+)`"
 )
 # written bare in a sentence naming the tool
-_BARE_KV = re.compile(
+_BARE_KV = lazy.compile(
     rf"""\b(?P<key>subagent_type|name){_SEPARATOR}(?P<value>"[^"\n]+"|'[^'\n]+'|[\w:.-]+(?=[\s,.;)]|$))"""
 )
 # A whole call in one span, its tool name first or not: `Task: team_name="x", name="y"`
-_SPAN_CALL = re.compile(r"^\s*(?:(?:Task|Agent)\s*(?::|\()\s*)?(?P<args>[a-z_]+\s*[=:].*?)\)?\s*$", re.DOTALL)
-_FORBID = re.compile(rf"\b{vocabulary.alternation(vocabulary.FORBIDDING_A_PARAMETER)}\b", re.IGNORECASE)
-_CONSTRUCTOR = re.compile(r"\bnew\s+(?:Agent|Task)\s*\(")
+_SPAN_CALL = lazy.compile(
+    r"^\s*(?:(?:Task|Agent)\s*(?::|\()\s*)?(?P<args>[a-z_]+\s*[=:].*?)\)?\s*$", re.DOTALL
+)
+_FORBID = lazy.compile(rf"\b{vocabulary.alternation(vocabulary.FORBIDDING_A_PARAMETER)}\b", re.IGNORECASE)
+_CONSTRUCTOR = lazy.compile(r"\bnew\s+(?:Agent|Task)\s*\(")
 
 # The trigger reads the name's shapes with the same pieces: `name: x` opening a code span,
 # `` `name` set to `x` ``, and a bare `name: x` in a paragraph that names Agent or Task.
-_SPAN_NAME = re.compile(r"`[^\S\n]*name" + _SEPARATOR.replace(r"\s", r"[^\S\n]"))
-_NAME_SPAN_THEN_VALUE = re.compile(r"`name`" + _KEY_THEN_VALUE)
-_BARE_NAME = re.compile(r"name" + _SEPARATOR)
+_SPAN_NAME = lazy.compile(r"`[^\S\n]*name" + _SEPARATOR.replace(r"\s", r"[^\S\n]"))
+_NAME_SPAN_THEN_VALUE = lazy.compile(r"`name`" + _KEY_THEN_VALUE)
+_BARE_NAME = lazy.compile(r"name" + _SEPARATOR)
 
 
 def _gives_parameters(text: str, low: str, paragraphs: Paragraphs) -> bool:

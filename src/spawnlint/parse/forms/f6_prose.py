@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from spawnlint import lazy
 from spawnlint.model import Edit, Form, Param, ValueKind
 from spawnlint.parse.forms import languages, removal, vocabulary
 from spawnlint.parse.forms.counter_examples import opens_a_document
@@ -36,7 +37,7 @@ from spawnlint.parse.forms.trigger import Paragraphs, Trigger, either
 from spawnlint.parse.text import LIST_ITEM, FormExamples, RawSite
 
 # "launch 5 parallel agents", "use a Haiku agent"; not "the agent template", "an Agent SDK app".
-_GENERIC = re.compile(
+_GENERIC = lazy.compile(
     # (no word of a clause of its own before them: "Use this skill when an upstream agent exits")
     # (nor "against" or "about": "Run this audit against all plugin agents" names what it checks)
     r"^\s*(?:(?!(?:not|no|never|without|when|whenever|if|once|while|after|before|until|unless|against|about)\s)"
@@ -49,7 +50,7 @@ _GENERIC = re.compile(
     re.IGNORECASE,
 )
 # After a strong verb, one agent by its role: "launch a fresh implementer", "dispatch a verifier"
-_A_ROLE = re.compile(
+_A_ROLE = lazy.compile(
     r"^\s*(?:a|an|one|two|three|four|five|\d+|fresh|new|separate|dedicated|independent)\s+"
     r"(?:(?!(?:and|or|of|for|to)\s)[\w-]+\s+){0,2}?"
     + vocabulary.alternation(vocabulary.SPAWNED_ROLES, plural=True)
@@ -59,26 +60,26 @@ _A_ROLE = re.compile(
 )
 # After a strong verb, the Task tool's calls by its noun (vocabulary.SPAWNED_TASKS, TASK_WORDS)
 _TASK_WORD = rf"(?:{vocabulary.alternation(vocabulary.TASK_WORDS)}|\d+)\s+"
-_SUBTASKS = re.compile(
+_SUBTASKS = lazy.compile(
     rf"^\s*(?:{_TASK_WORD}){{0,3}}{vocabulary.alternation(vocabulary.SPAWNED_TASKS, plural=True)}\b(?!-)",
     re.IGNORECASE,
 )
 # (one word besides an article at least: "spawn a task that re-reports the time" is a runtime's)
-_TASKS = re.compile(
+_TASKS = lazy.compile(
     rf"^\s*(?:(?:a|an|the)\s+)?(?!(?:a|an|the)\s)(?:{_TASK_WORD}){{1,3}}tasks?\b(?![-.(])", re.IGNORECASE
 )
 # "If the host supports subagents, launch one": a sub-agent by a pronoun
-_ONE_OF_THEM = re.compile(
+_ONE_OF_THEM = lazy.compile(
     rf"^\s*{vocabulary.alternation(vocabulary.SPAWNED_PRONOUNS)}\b(?!\s+(?:of|more|by|at|step|file))",
     re.IGNORECASE,
 )
-_SUBAGENT_NAMED = re.compile(r"\bsub-?agents?\b", re.IGNORECASE)
+_SUBAGENT_NAMED = lazy.compile(r"\bsub-?agents?\b", re.IGNORECASE)
 # "Dispatch an independent reviewer or subagent": a sub-agent as the other choice
-_OR_A_SUBAGENT = re.compile(
+_OR_A_SUBAGENT = lazy.compile(
     r"^\s*(?:a|an|one)\s+(?:[\w-]+\s+){1,3}?(?:or|and/or)\s+(?:a\s+|an\s+)?sub-?agents?\b" + COMPOUND_HEAD,
     re.IGNORECASE,
 )
-_AS_SUBAGENTS = re.compile(
+_AS_SUBAGENTS = lazy.compile(
     r"\bas\s+(?:an?\s+)?(?:[\w-]+\s+){0,3}?"
     + vocabulary.alternation(vocabulary.SPAWNED_NOUNS, plural=True)
     + r"\b",
@@ -87,7 +88,7 @@ _AS_SUBAGENTS = re.compile(
 # After a strong verb, agents with any words that describe them, or none: "spawn subagents in
 # order", "Dispatch specialized agents", "Launch the reviewers concurrently", "delegate to
 # sub-agents", "Spawn the appropriate fully qualified subagent".
-_DESCRIBED = re.compile(
+_DESCRIBED = lazy.compile(
     r"^\s*(?:(?:to\s+)?(?:the|a|an|all|any|each|both)\s+|to\s+)?"
     r"(?:(?!(?:and|or|nor|than|as|like|of|from|if|when|to|the|a|an|this|that|its|their)\s)[\w`-]+\s+){0,4}?"
     r"(?:to\s+(?:(?:the|a|an)\s+)?)?"  # "Delegate the work to sub-agents"
@@ -97,7 +98,7 @@ _DESCRIBED = re.compile(
 # After any verb, spawned agents (sub-agents, teammates) with a few words or none: "Use subagents
 # for the extraction", "run them as background teammates".
 # (Not "the teammate", an agent already there, nor "use to ensure subagent ...".)
-_SPAWNED = re.compile(
+_SPAWNED = lazy.compile(
     r"^\s*(?:(?!(?:and|or|nor|than|as|like|of|from|if|when|to|the|this|that|these|those|your|its|their)\s)"
     r"[\w*`-]+\s+){0,3}?"
     + vocabulary.alternation(vocabulary.SPAWNED_NOUNS, plural=True)
@@ -107,10 +108,10 @@ _SPAWNED = re.compile(
 )
 # "a new Claude Code agent in a separate terminal", "Codex CLI agents": another harness's
 # process, not a subagent of this session
-_HARNESS = re.compile(rf"\b{vocabulary.alternation(vocabulary.HARNESS_WORDS)}\b", re.IGNORECASE)
-_FORK_SETTING = re.compile(r"`context:\s*[\"']?fork[\"']?`")
+_HARNESS = lazy.compile(rf"\b{vocabulary.alternation(vocabulary.HARNESS_WORDS)}\b", re.IGNORECASE)
+_FORK_SETTING = lazy.compile(r"`context:\s*[\"']?fork[\"']?`")
 # "Spawns a fresh Subordinate Agent Claude Code session": the harness named right after the noun
-_HARNESS_NEXT = re.compile(
+_HARNESS_NEXT = lazy.compile(
     rf"\s+{vocabulary.alternation(vocabulary.HARNESSES)}\b"
     # "Spawn a Claude agent in an adjacent pane": a process of its own, in a pane or a window
     r"|\s+in\s+(?:a|an|the|another|its\s+own)\s+(?:[\w-]+\s+){0,2}?(?:pane|tab|window|terminal|tmux)\b"
@@ -118,12 +119,12 @@ _HARNESS_NEXT = re.compile(
     r"|\s+as\s+(?:a|an)\s+(?:function\s+)?tool\b",
     re.IGNORECASE,
 )
-_HEADLESS = re.compile(r"\bheadless\b", re.IGNORECASE)
+_HEADLESS = lazy.compile(r"\bheadless\b", re.IGNORECASE)
 # "invoke `x`" with no agent word near runs a skill, a command or a CLI as often as an agent
 # (the tool's names as written: "before marking each task done" names no agent)
-_AGENT_WORD = re.compile(rf"(?i:{CORE_NOUN})\b|\b(?:Agent|Task)\b")
-_EMPHASIS = re.compile(r"\*\*|__")
-_SELF = re.compile(r"\b(?:this|that|the\s+same|each|which|whose)\s+(?:sub-?)?agent\b", re.IGNORECASE)
+_AGENT_WORD = lazy.compile(rf"(?i:{CORE_NOUN})\b|\b(?:Agent|Task)\b")
+_EMPHASIS = lazy.compile(r"\*\*|__")
+_SELF = lazy.compile(r"\b(?:this|that|the\s+same|each|which|whose)\s+(?:sub-?)?agent\b", re.IGNORECASE)
 
 
 def sentence_spawns(text: str) -> list[ProseSpawn]:
@@ -193,7 +194,7 @@ def sentence_spawns(text: str) -> list[ProseSpawn]:
 # is then handed off to the `linter` agent". A negation stands between the auxiliary and the verb
 # ("should not be delegated to a subagent") and so never matches; "delegated to the agent's
 # priors" (the model's own judgement) is no agent.
-_PASSIVE = re.compile(
+_PASSIVE = lazy.compile(
     r"\b(?:(?:can|may|should|must|will|could|might|are\s+to|is\s+to)\s+(?:(?:then|also|always)\s+)?be"
     r"|(?:is|are|gets?)(?:\s+(?:then|also|always))?)"
     r"\s+(?:delegated|dispatched|handed\s+off|offloaded)\s+to\s+"
@@ -237,7 +238,7 @@ def _instruction_verbs(text: str) -> list[_Verb]:
 
 # What a command or skill says it does, at a sentence's start or after "this skill": "Launches the
 # **security-auditor** agent", "This skill dispatches one of two specialist agents".
-_DESCRIBING = re.compile(
+_DESCRIBING = lazy.compile(
     r"(?:^[\s>*_#-]*(?:\d+[.)]\s*)?(?:\*\*)?|\bthis\s+(?:skill|command|workflow|plugin)\s+"
     r"(?:(?:will|then|also|first)\s+)?"
     r"|^[\s>*_#-]*(?:\d+[.)]\s*)?\*\*[^*\n]{1,60}\*\*\s*[-—–:]\s*"  # "**Compares specs** - Delegates to ..."
@@ -263,13 +264,13 @@ def _describing_verbs(text: str) -> list[_Verb]:
 
 # "Delegate the actual edit to `claude-md-steward`": the agent after "to", a few words on.
 _TO_AN_AGENT_WORDS = ("delegate", "hand")  # not "send to `team-lead-2`": a message
-_TO_AN_AGENT = re.compile(
+_TO_AN_AGENT = lazy.compile(
     r"^(?:\s+[\w-]+){0,5}?\s+to\s+(?:the\s+)?(?:\*\*)?"
     r"`(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)+|[a-z][\w-]*:[a-z][\w.-]*)`" + NOT_AN_AGENT_AFTER
 )
 
 
-_AFTER_TO = re.compile(
+_AFTER_TO = lazy.compile(
     rf"\b{vocabulary.alternation(_TO_AN_AGENT_WORDS)}\b" + _TO_AN_AGENT.pattern[1:], re.IGNORECASE
 )
 
@@ -283,9 +284,9 @@ def _to_an_agent(rest: str, base: int) -> list[tuple[str, int]]:
 # Task tool for the audit", "start several sub-agents at once with the Task tool", "make a single
 # Task call with the prompt below", "send it to the chosen agent via the Agent tool".
 _THE_TOOL = r"(?:the\s+)?(?:\*\*|`)?(?:Agent|Task)(?:\*\*|`)?\s+tool\b(?!\s*'s)"
-_TOOL_OBJECT = re.compile(rf"\s*{_THE_TOOL}", re.IGNORECASE)
-_TOOL_INSTRUMENT = re.compile(rf"\b(?:via|with|using|through)\s+{_THE_TOOL}", re.IGNORECASE)
-_TOOL_CALLS = re.compile(
+_TOOL_OBJECT = lazy.compile(rf"\s*{_THE_TOOL}", re.IGNORECASE)
+_TOOL_INSTRUMENT = lazy.compile(rf"\b(?:via|with|using|through)\s+{_THE_TOOL}", re.IGNORECASE)
+_TOOL_CALLS = lazy.compile(
     r"\b(?:a|an|one|single|multiple|several|parallel|separate|two|three|four|five|\d+)\s+(?:parallel\s+)?"
     r"(?:\*\*|`)?(?:Agent|Task)(?:\*\*|`)?(?:\s+tool)?\s+(?:calls?|invocations?)\b"
 )
@@ -329,29 +330,29 @@ def _by_the_tool(text: str, verbs: list[_Verb]) -> list[ProseSpawn]:
 # A skill's own sub-agent definition, read and then started: "Read `agents/message-verifier.md` and
 # call it with the message", "Read the `stage-validator` definition and dispatch it with:". "call
 # it" only for what is plainly a definition (a path under agents/ or subagents/, or so called).
-_READ_AND_DISPATCH = re.compile(
+_READ_AND_DISPATCH = lazy.compile(
     r"\b(?:read|load|open)\s+(?:the\s+)?(?:`(?P<ref>[\w./:-]{2,80})`|\[[^\]\n]{1,80}\]\((?P<link>[\w./:-]{2,120})\))"
     r"(?:\s+(?:definition|agent|subagent|sub-agent|prompt|file|template))?"
     r"\s+and\s+(?:then\s+)?(?P<verb>dispatch|launch|spawn|invoke|start|call)\s+it\b",
     re.IGNORECASE,
 )
-_DEFINITION = re.compile(
+_DEFINITION = lazy.compile(
     r"(?:^|[/`\[(])(?:sub-?)?agents/|\s(?:definition|agent|subagent|sub-agent)\s", re.IGNORECASE
 )
 
 
 # An agent of the project as the means of an instruction: "Review each draft using the
 # `writing:writing-reviewer` agent"; not "When using the `x` agent, ..." (a condition).
-_BY_A_NAMED_AGENT = re.compile(
+_BY_A_NAMED_AGENT = lazy.compile(
     r"\b(?:using|via|through)\s+the\s+(?:(?:\*\*)?`(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)+|[a-z][\w-]*:[a-z][\w.-]*)`"
     rf"(?:\*\*)?|(?P<builtin>{BUILTINS}))\s+(?:sub-?)?agent\b(?!['’]s)" + COMPOUND_HEAD
 )
-_ONLY_WHEN = re.compile(r"\b(?i:when|while|if|whether|after|before|by)\s+$")
+_ONLY_WHEN = lazy.compile(r"\b(?i:when|while|if|whether|after|before|by)\s+$")
 
 
 # Agents listed elsewhere, started together as Claude Code starts parallel agents: "start all of
 # them in one message; their settings are in `references/crew.md`".
-_IN_ONE_MESSAGE = re.compile(
+_IN_ONE_MESSAGE = lazy.compile(
     r"\b(?:start|launch|spawn|dispatch|run|invoke|kick\s+off|fire\s+off)\s+(?:them|all\s+of\s+them|them\s+all|each"
     r"(?:\s+of\s+them)?|both(?:\s+of\s+them)?|all)\s+(?:[\w-]+\s+){0,2}?in\s+(?:one|a\s+single|the\s+same)\s+"
     r"(?:message|response|turn)\b",
@@ -359,7 +360,7 @@ _IN_ONE_MESSAGE = re.compile(
 )
 # Sub-agents as the means: "fall back to meta-prompting using a subagent", "Parallelize this step
 # with individual sub-agents", "run it in a fresh subagent".
-_BY_SUBAGENTS = re.compile(
+_BY_SUBAGENTS = lazy.compile(
     r"\b(?:(?:using|via|through|with|in)\s+(?:a|an|one|parallel|separate|dedicated|individual|fresh|new"
     r"|multiple|several|isolated|specialized|\d+)\s+(?:(?!(?:per|of|for|each|and|or)\s)[\w-]+\s+){0,2}?"
     r"|(?:using|via|through)\s+(?=sub-?agents\b))"  # "orchestrate the drafting via sub-agents"
@@ -371,12 +372,12 @@ _BY_SUBAGENTS = re.compile(
 
 
 # "this use is in the script, not in a subagent": the means set aside ("rather than" is NEGATION's)
-_NOT_THIS = re.compile(r"\bnot\s+$", re.IGNORECASE)
+_NOT_THIS = lazy.compile(r"\bnot\s+$", re.IGNORECASE)
 
 
 # The work divided among sub-agents: "Split the checks into two parallel Explore subagents"; not
 # "turn this command into a subagent" (a definition to write).
-_SPLIT_INTO = re.compile(
+_SPLIT_INTO = lazy.compile(
     # (not "Splitting two tasks across agents that …": a gerund names the act, as in a list of mistakes)
     r"\b(?:split|divide|break|partition|shard|fan)(?!\w*ing\b)\w*\s+(?:[\w-]+\s+){0,8}?(?:into\s+"
     r"(?:\d+|two|three|four|five|six|several|multiple|parallel|separate|independent)\s+"
@@ -387,7 +388,7 @@ _SPLIT_INTO = re.compile(
     re.IGNORECASE,
 )
 # The work given to sub-agents in the passive, as a rule: "fixes must be assigned to sub-agents"
-_ASSIGNED_TO = re.compile(
+_ASSIGNED_TO = lazy.compile(
     r"\b(?:must|should|shall|will|are\s+to|is\s+to)\s+be\s+(?:assigned|delegated|dispatched|handed\s+off|given)"
     r"\s+to\s+(?:the\s+|a\s+|an\s+|separate\s+|parallel\s+|dedicated\s+|fresh\s+)?sub-?agents?\b"
     + COMPOUND_HEAD,
@@ -395,7 +396,7 @@ _ASSIGNED_TO = re.compile(
 )
 
 
-_USE_THE_TOOL = re.compile(rf"\b(?:use|call|invoke)\s+{_THE_TOOL}", re.IGNORECASE)
+_USE_THE_TOOL = lazy.compile(rf"\b(?:use|call|invoke)\s+{_THE_TOOL}", re.IGNORECASE)
 
 
 def _tool_or_description(text: str, low: str, paragraphs: Paragraphs) -> bool:
@@ -648,12 +649,12 @@ SPEC = FormSpec(
 _NAME = r"(?P<name>`[^`\s]{2,60}`|\*\*[^*\n]{2,60}\*\*|@?[A-Za-z][\w.:-]*(?:\s+[A-Z][\w-]*){0,2})"
 # A plain single word needs its article ("Spawn the ferryman"; "App Launch template" is a noun);
 # a name the text calls a skill, command or tool is none of an agent.
-_AFTER_STRONG = re.compile(
+_AFTER_STRONG = lazy.compile(
     r"^\s+(?:to\s+)?(?:(?:(?:the|our|your)\s+)(?P<plain>[a-z][a-z0-9]*)\b|(?:(?:the|our|your|one)\s+)?"
     # an id with a hyphen or a colon, in any case ("launch Code-Smith": agents of one public plugin)
     r"(?P<marked>`@?[^`\s]{2,60}`|\*\*[^*\n]{2,60}\*\*|@?[A-Za-z][\w.]*(?:[-:][\w.]+)+))" + NOT_AN_AGENT_AFTER
 )
-_BEFORE_NOUN = re.compile(
+_BEFORE_NOUN = lazy.compile(
     rf"^\s+(?:(?:to|with|on)\s+)?(?:(?:the|our|your|a|an)\s+)?{_NAME}\s+(?:sub-?)?(?:agent|teammate)\b(?![-\w])",
     re.IGNORECASE,
 )
@@ -711,7 +712,7 @@ _NOT_A_NAME = frozenset(
 )
 
 
-_ASIDE_AFTER = re.compile(r"\s*\([^()]*\)$")
+_ASIDE_AFTER = lazy.compile(r"\s*\([^()]*\)$")
 
 
 def mentions(text: str) -> list[ProseSpawn]:
@@ -749,7 +750,7 @@ def _strong_then_word(text: str, low: str, paragraphs: Paragraphs) -> bool:
 
 _STRONG_WORDS = vocabulary.alternation((*vocabulary.STRONG_VERBS, *vocabulary.PHRASAL_VERBS))
 # a strong verb (any form) and what `mentions` reads after it, with the pattern it reads it with
-_STRONG_THEN_WORD = re.compile(rf"(?i:(?<![\w`/:-]){_STRONG_WORDS}(?:e?s)?)" + _AFTER_STRONG.pattern[1:])
+_STRONG_THEN_WORD = lazy.compile(rf"(?i:(?<![\w`/:-]){_STRONG_WORDS}(?:e?s)?)" + _AFTER_STRONG.pattern[1:])
 
 
 def _describes(text: str, low: str, paragraphs: Paragraphs) -> bool:
@@ -758,7 +759,7 @@ def _describes(text: str, low: str, paragraphs: Paragraphs) -> bool:
     return _DESCRIBING.search(_SENTENCE_END.sub("\n", text)) is not None
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_SENTENCE_END = lazy.compile(r"(?<=[.!?])\s+")
 
 
 # Either a strong verb and a word, a unit's description of itself, or (VERB_TRIGGER) a verb before
@@ -773,13 +774,13 @@ MENTION_TRIGGER = either(
 
 # "Start `release-lead` with:" and a fence: the fence is its prompt (its first line may well be
 # "Task: ..."), whatever the fence's shape. A candidate: the name must be an agent of the project.
-_PROMPT_LEAD = re.compile(
+_PROMPT_LEAD = lazy.compile(
     r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*)?(?:start|run|launch|spawn|invoke|dispatch|call|brief|prompt)\s+"
     r"(?:the\s+)?(?:\*\*)?`(?P<name>[a-z][\w-]*(?:[-:][\w-]+)+)`(?:\*\*)?(?:\s+(?:sub-?)?agent)?\s+with"
     r"(?:\s+(?:this|the\s+following|the\s+prompt|this\s+prompt))?:\s*$",
     re.IGNORECASE,
 )
-_FENCE_OPEN = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})")
+_FENCE_OPEN = lazy.compile(r"^\s{0,3}(?:`{3,}|~{3,})")
 
 
 def _has_prompt_lead(text: str, low: str, paragraphs: Paragraphs) -> bool:
@@ -813,7 +814,7 @@ PROMPT_LEADS = Pass("prompt leads", (Form.F6,), PROMPT_LEAD_TRIGGER, _prompt_lea
 # the name must be an agent of the project. In a fence the label is capitalised ("Agent:"): a
 # lower-case `agent:` there is a YAML key (a fork's frontmatter).
 _LABEL_NOUNS = ("sub-agent", "subagent", "agent", *vocabulary.SPACED_AGENT_NOUNS)
-_AGENT_LABEL = re.compile(
+_AGENT_LABEL = lazy.compile(
     rf"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*)?(?P<noun>{vocabulary.alternation(_LABEL_NOUNS)})(?:\*\*)?\s*:\s*"
     r"(?:\*\*)?\s*(?:`(?P<name>[a-z][\w-]*(?::[a-z][\w-]*)?)`"
     r"|(?P<plain>[a-z][a-z0-9]*(?:[-:][a-z0-9]+)+)(?=\s|$|[.,;(]|\*\*))",

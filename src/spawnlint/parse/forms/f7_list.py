@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
+from spawnlint import lazy
 from spawnlint.model import Edit, Form, Param, Sentence, ValueKind
 from spawnlint.parse.forms import f8_team, languages, removal
 from spawnlint.parse.forms.f5_inline import sentence_params
@@ -25,7 +26,7 @@ from spawnlint.parse.forms.syntax import as_written, classify, is_absent
 from spawnlint.parse.forms.trigger import Paragraphs, Trigger, either
 from spawnlint.parse.text import CODE_SPAN, Block, FormExamples, RawSite
 
-_NAMED_NOT_AN_AGENT = re.compile(
+_NAMED_NOT_AN_AGENT = lazy.compile(
     r"\s+(?:the\s+)?(?:\*\*)?`[^`\n]+`(?:\*\*)?\s+(?:skill|command|subcommand|script|tool|cli|workflow|hook|mcp)s?\b"
     # "invoke `docs:micro` with:": one target named, and the list is what it is given
     r"|\s+(?:the\s+)?(?:\*\*)?`[^`\n]+`(?:\*\*)?(?:\s+(?:sub-?)?agent)?\s+with\b[^.;:\n]{0,40}:\s*$",
@@ -33,7 +34,7 @@ _NAMED_NOT_AN_AGENT = re.compile(
 )
 
 
-_THE_SKILL_TOOL = re.compile(r"\b(?:the\s+)?`?Skill`?\s+tool\b|\bSkill\(")
+_THE_SKILL_TOOL = lazy.compile(r"\b(?:the\s+)?`?Skill`?\s+tool\b|\bSkill\(")
 
 
 def spawn_lead(text: str) -> str | None:
@@ -91,7 +92,7 @@ LIST_TRIGGER = either(VERB_TRIGGER, languages.TRIGGER)
 # Agents named as the steps of a pipeline under a heading that says to run them: "## Phase 2 — Run
 # subagents in order", then "**Step 1: requirement-analyst → docs/requirements.md**". Candidates:
 # a step spawns where its name is an agent of the project.
-_STEP = re.compile(
+_STEP = lazy.compile(
     r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*|__)?(?:(?:step|phase|stage)\s*\d+[a-z]?\s*[:.—–-]\s*)?"
     r"(?:\*\*|__)?(?P<mark>`?)(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)+|[a-z][\w-]*:[a-z][\w-]*|(?<=`)[a-z][\w-]*(?=`))(?P=mark)"
     r"(?:\*\*|__)?\s*(?:→|->|:|—|–|\(|$|\*\*)",
@@ -125,7 +126,7 @@ STEPS = Pass("pipeline steps", (Form.F7,), VERB_TRIGGER, _steps)
 
 # `` `shop:critic` (name: "critic-a") ``, `` `shop:critic`, name: 'critic-b' ``: a quoted name after a
 # parenthesis or a comma of the agent's own bullet; "your name: x" in a prompt is not one.
-_BULLET_NAME = re.compile(r"(?:\(|,)\s*name\s*[:=]\s*(?P<q>[\"'])(?P<value>[^\"'\n]+)(?P=q)")
+_BULLET_NAME = lazy.compile(r"(?:\(|,)\s*name\s*[:=]\s*(?P<q>[\"'])(?P<value>[^\"'\n]+)(?P=q)")
 
 
 def _quoted_bullet_name(line: str, at: int) -> list[Param]:

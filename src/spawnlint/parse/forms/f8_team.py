@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from spawnlint import lazy
 from spawnlint.model import Edit, Form, Param, Sentence, ValueKind
 from spawnlint.parse.forms import removal, vocabulary
 from spawnlint.parse.forms.prose import (
@@ -23,13 +24,13 @@ from spawnlint.parse.forms.trigger import Paragraphs, Trigger
 from spawnlint.parse.text import Block, FormExamples, LineIndex, RawSite
 
 _TEAM_VERBS = vocabulary.first_words(vocabulary.TEAM_VERBS)
-_TEAM_AFTER_VERB = re.compile(
+_TEAM_AFTER_VERB = lazy.compile(
     r"^\s*(?:(?:an?|the|one|new|our)\s+)?(?:[\w`*-]+\s+){0,2}?team\b", re.IGNORECASE
 )
 
 
 # A team sentence spawns when agents are in view: `TeamCreate` alone only makes the team.
-_AGENT_CONTEXT = re.compile(rf"{AGENT_NOUN}|\bspawn|\bagent\s+team", re.IGNORECASE)
+_AGENT_CONTEXT = lazy.compile(rf"{AGENT_NOUN}|\bspawn|\bagent\s+team", re.IGNORECASE)
 
 
 def team_verb(text: str) -> re.Match[str] | None:
@@ -104,7 +105,7 @@ def list_spawns(
 
 
 # A team verb, then up to three words (an article among them), then the team (or TeamCreate).
-_TEAM_LEAD = re.compile(vocabulary.alternation(vocabulary.TEAM_VERBS) + r"\s*(?:[\w`*-]+\s+){0,3}`?$")
+_TEAM_LEAD = lazy.compile(vocabulary.alternation(vocabulary.TEAM_VERBS) + r"\s*(?:[\w`*-]+\s+){0,3}`?$")
 
 
 def _team_after_verb(text: str, low: str, paragraphs: Paragraphs) -> bool:

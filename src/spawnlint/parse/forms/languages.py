@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from spawnlint import lazy
 from spawnlint.model import Form
 from spawnlint.parse.forms import vocabulary
 from spawnlint.parse.forms.prose import BUILTINS, ProseSpawn, code_like
@@ -16,13 +17,13 @@ from spawnlint.parse.forms.trigger import Paragraphs, Trigger, either
 from spawnlint.parse.text import FormExamples
 
 # The English nouns count too: "派 `x` agent", "派 sub-agent".
-_FOREIGN_REF = re.compile(
+_FOREIGN_REF = lazy.compile(
     r"(?P<mark>`|\*\*)@?(?:agent-)?(?P<name>[A-Za-z][\w.-]*(?::{1,2}[A-Za-z][\w.-]*)*)(?P=mark)"
     r"|(?<![\w@])@(?:agent-)?(?P<mention>[a-z][\w.-]*(?::[\w.-]+)*)"
     rf"|(?<![A-Za-z0-9_`*@-])(?P<builtin>{BUILTINS})(?![A-Za-z0-9_`*-])"  # "Exploreエージェントを spawn する"
 )
-_CLAUSE_END = re.compile(r"[。！？!?；;，：|]|——|[.:](?:\s|$)")  # | ends a table cell
-_COMMA = re.compile(r",")  # a clause's end too where words have no spaces (Chinese written with ",")
+_CLAUSE_END = lazy.compile(r"[。！？!?；;，：|]|——|[.:](?:\s|$)")  # | ends a table cell
+_COMMA = lazy.compile(r",")  # a clause's end too where words have no spaces (Chinese written with ",")
 _FOREIGN_WINDOW = 80  # characters between a verb and its agent (CJK sentences are short)
 
 
@@ -41,7 +42,7 @@ class _Grammar:
     joined: re.Pattern[str] | None
 
 
-_ROLES = re.compile(rf"\b{vocabulary.alternation(vocabulary.SPAWNED_ROLES, plural=True)}\b", re.IGNORECASE)
+_ROLES = lazy.compile(rf"\b{vocabulary.alternation(vocabulary.SPAWNED_ROLES, plural=True)}\b", re.IGNORECASE)
 
 
 def _grammar(language: vocabulary.Language) -> _Grammar:
@@ -86,7 +87,7 @@ def _grammars_for(text: str) -> tuple[_Grammar, ...]:
 
 
 # what stands between a noun and its particle: "Agent tool（subagent_type: `Explore`）を"
-_ASIDE = re.compile(r"^[（(][^）)\n]{0,60}[）)]")
+_ASIDE = lazy.compile(r"^[（(][^）)\n]{0,60}[）)]")
 
 
 def _nouns(grammar: _Grammar, noun: re.Pattern[str], clause: str, final: bool = False) -> list[re.Match[str]]:
@@ -156,8 +157,8 @@ def _closes(language: vocabulary.Language, text: str, end: int) -> bool:
     return ending is not None and not _CJK.match(rest, len(ending))
 
 
-_CLOSED = re.compile(r"$|\n|[.:;,。：；、！？!?|（(）)—–-]")
-_NAME_AFTER = re.compile(r"^(?:`[^`\n]{1,60}`|\*\*[^*\n]{1,60}\*\*)")
+_CLOSED = lazy.compile(r"$|\n|[.:;,。：；、！？!?|（(）)—–-]")
+_NAME_AFTER = lazy.compile(r"^(?:`[^`\n]{1,60}`|\*\*[^*\n]{1,60}\*\*)")
 _COUNTS = {
     language.code: re.compile(
         rf"^(?:\d+|{vocabulary.alternation(language.numerals)})\s*{vocabulary.alternation(language.counters)}\s*"
@@ -167,7 +168,7 @@ _COUNTS = {
 }
 
 
-_TASK = re.compile(r"(?<![A-Za-z0-9_`*])Task(?![A-Za-z0-9_`*-])")  # the tool by its name alone, as written
+_TASK = lazy.compile(r"(?<![A-Za-z0-9_`*])Task(?![A-Za-z0-9_`*-])")  # the tool by its name alone, as written
 
 
 def _tool_called(grammar: _Grammar, verb: re.Match[str], clause: str, final: bool) -> list[re.Match[str]]:
@@ -195,7 +196,7 @@ def _adjacent_ref(clause: str, nouns: list[re.Match[str]]) -> re.Match[str] | No
 _TOOL_NAMES = frozenset({"Agent", "Task"})
 # After a verb that comes first, the agent it hands to by @-mention ("给"/"à"/"a"/"an": to)
 _MENTION_LEADS = ("给 @", "给@", "给 `@", "à @", "à `@", "a @", "a `@", "al @", "ao @", "an @")
-_TO_A_MENTION = re.compile(
+_TO_A_MENTION = lazy.compile(
     r"\s*(?:给 ?|à |a |al |ao |an )`?@(?:agent-)?(?P<name>[a-z][\w.:-]*[a-z0-9])", re.IGNORECASE
 )
 # The tool named in the sentence makes its verb a spawn ("5 つのスキャンを並列起動する（Agent tool call を
@@ -207,8 +208,8 @@ _TOOL_WORD = vocabulary.alternation(
 _REFUSAL = vocabulary.alternation(
     n for language in vocabulary.LANGUAGES if not language.spaced for n in language.negations
 )
-_THE_TOOL = re.compile(rf"(?<![\w`])`?(?:Agent|Task)`?\s*-?(?i:{_TOOL_WORD})")
-_TOOL_REFUSED = re.compile(
+_THE_TOOL = lazy.compile(rf"(?<![\w`])`?(?:Agent|Task)`?\s*-?(?i:{_TOOL_WORD})")
+_TOOL_REFUSED = lazy.compile(
     rf"(?:Agent|Task)`?\s*(?i:{_TOOL_WORD})[^。、）)]{{0,12}}?{_REFUSAL}"
     rf"|{_REFUSAL}[^。、）)]{{0,6}}`?(?:Agent|Task)`?\s*(?i:{_TOOL_WORD})"
 )
@@ -223,7 +224,7 @@ def _false_friend(language: vocabulary.Language, text: str, verb: re.Match[str])
     return False
 
 
-_FULL_STOP = re.compile(r"[。！？!?]|\.(?:\s|$)")
+_FULL_STOP = lazy.compile(r"[。！？!?]|\.(?:\s|$)")
 
 
 def _sentence_of(text: str, verb: re.Match[str]) -> str:
@@ -241,9 +242,9 @@ def _in_aside(before: str) -> bool:
 
 # An English word borrowed by a CJK sentence stands last, before a CJK word or nothing ("`x` を
 # **並列 dispatch**", "spawn する"); a letter or digit after it is English going on ("a spawn into").
-_ENGLISH_GOES_ON = re.compile(r"[ \t*_]*[A-Za-z0-9]")
-_MARKUP = re.compile(r"[ \t*_]*")
-_CJK = re.compile(f"[{vocabulary.CJK_LETTERS}]")
+_ENGLISH_GOES_ON = lazy.compile(r"[ \t*_]*[A-Za-z0-9]")
+_MARKUP = lazy.compile(r"[ \t*_]*")
+_CJK = lazy.compile(f"[{vocabulary.CJK_LETTERS}]")
 
 
 def _foreign_clause(grammar: _Grammar, text: str, verb: re.Match[str]) -> tuple[int, str, bool]:
@@ -311,7 +312,7 @@ def _foreign_clause(grammar: _Grammar, text: str, verb: re.Match[str]) -> tuple[
     return clause_start, clause, negated or _false_friend(grammar.language, text, verb)
 
 
-_DASH = re.compile(r"\s[—–]\s")  # "… selbst fahren — vorbereiten und den Befehl delegieren"
+_DASH = lazy.compile(r"\s[—–]\s")  # "… selbst fahren — vorbereiten und den Befehl delegieren"
 
 
 def foreign_lead(text: str) -> bool:
@@ -346,18 +347,18 @@ _FOREIGN_NAME = r"(?P<name>`[^`\s]{2,60}`|\*\*[^*\n]{2,60}\*\*|[A-Za-z][\w:-]*(?
 _NOUN_FIRST = vocabulary.alternation(vocabulary.SPACED_AGENT_NOUNS)
 
 
-_AFTER_VERB = re.compile(
+_AFTER_VERB = lazy.compile(
     rf"\s+(?i:{_ARTICLE})(?P<noun>(?i:{_NOUN_FIRST})\s+(?:[a-zà-ÿ]+\s+)?)?{_FOREIGN_NAME}"
 )
 
 
 # An agent named plainly as the object of a verb that comes last, to be confirmed against the
 # project's agents: "`paper-deep-reader` を上位 3 本に**並列 dispatch**", "tdd-dev:test-reviewer 호출".
-_OBJECT_REF = re.compile(
+_OBJECT_REF = lazy.compile(
     r"(?P<mark>`|\*\*)@?(?P<name>[A-Za-z][\w.-]*(?::{1,2}[A-Za-z][\w.-]*)*)(?P=mark)"
     r"|(?<![\w`*@:/.-])@?(?P<plain>[A-Za-z][A-Za-z0-9_-]*(?::[A-Za-z][A-Za-z0-9_-]*)?)(?![A-Za-z0-9_`*:/.-])"
 )
-_BESIDE_THE_VERB = re.compile(r"[\s*_]*$")
+_BESIDE_THE_VERB = lazy.compile(r"[\s*_]*$")
 
 
 def _objects(grammar: _Grammar, clause: str, beside: bool) -> list[tuple[str, int]]:
@@ -388,7 +389,7 @@ def _objects(grammar: _Grammar, clause: str, beside: bool) -> list[tuple[str, in
 
 
 # An agent named in a compound with the noun ("BibliotheKarin-Agent", "Review-Subagenten")
-_COMPOUND = re.compile(
+_COMPOUND = lazy.compile(
     r"(?<![\w-])(?P<name>[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)-(?i:sub-?)?(?i:agent)(?:en)?\b"
 )
 

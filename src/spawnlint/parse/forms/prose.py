@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from spawnlint import lazy
 from spawnlint.model import Form
 from spawnlint.parse.forms import vocabulary
 from spawnlint.parse.forms.syntax import PARAM_KEYS
@@ -36,7 +37,7 @@ _GERUNDS = (
     )
 )
 # not `/delegate`, `x-run`; "re-dispatch" is the verb again (its look back only after a "-")
-VERB_RE = re.compile(
+VERB_RE = lazy.compile(
     rf"(?<![\w`/:-])(?:{_VERB_WORDS}|{_GERUNDS})(?![\w-])|(?<=-)(?<=\bre-){_VERB_WORDS}(?![\w-])",
     re.IGNORECASE,
 )
@@ -59,7 +60,7 @@ def strong_verb(matched: str) -> bool:
 
 
 IMPERATIVE_ONLY = vocabulary.first_words(vocabulary.IMPERATIVE_ONLY)
-NEGATION = re.compile(
+NEGATION = lazy.compile(
     rf"\b{vocabulary.alternation(vocabulary.NEGATIONS)}\b[^.;:]*$"
     rf"|\b{vocabulary.alternation(vocabulary.REPLACING)}\b[^.;:,→]*$",
     re.IGNORECASE,
@@ -71,8 +72,8 @@ BUILTINS = r"(?:general-purpose|Explore|Plan|statusline-setup|claude-code-guide|
 ID = r"[A-Za-z][\w.-]*(?::{1,2}[A-Za-z][\w.-]*)*"
 # `x`, **x**, __x__, and a code span in bold (**`x`**)
 MARKED = rf"(?:\*\*|__)?(?P<mark>\*\*|__|`)(?P<name>{ID})(?P=mark)(?:\*\*|__)?"
-_NAMED_REF = re.compile(rf"{MARKED}\s+{AGENT_NOUN}\b", re.IGNORECASE)
-FROM_REF = re.compile(
+_NAMED_REF = lazy.compile(rf"{MARKED}\s+{AGENT_NOUN}\b", re.IGNORECASE)
+FROM_REF = re.compile(  # eager: matches are told apart by `m.re is FROM_REF`
     rf"\b(?:from|using|of|as)\s+(?:the\s+|an?\s+)?{MARKED}(?:\s+(?:sub-?)?agent\b)?", re.IGNORECASE
 )
 # "agent execution", "agent outputs", "a subagent workflow": a noun after "agent" makes it part of
@@ -85,16 +86,18 @@ COMPOUND_HEAD = (
     r"|workflows?|patterns?|architectures?|systems?|approach|strateg(?:y|ies)|orchestration|support"
     r"|contexts?|windows?|panes?)\b)"  # "subagent context": a context, not an agent; "agent windows" (tmux)
 )
-_PLAIN_REF = re.compile(
+_PLAIN_REF = re.compile(  # eager: `m.re is _PLAIN_REF`
     rf"\b(?:(?:the|an?|one|two|three|four|five|\d+|all|both)\s+)?"
     rf"(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?::[a-z][a-z0-9-]*)?|[a-z][a-z0-9-]*:[a-z][a-z0-9-]*|{BUILTINS})"
     rf"\s+{CORE_NOUN}\b{COMPOUND_HEAD}"
 )
 # Agents named right after their noun: "read-only agents (`a`, `b`)", "the subagent: `x`".
-_NOUN_THEN_IDS = re.compile(rf"\b{AGENT_NOUN}\s*(?:\(|:|—|–)\s*{MARKED}", re.IGNORECASE)
-_MORE_IDS = re.compile(rf"\s*(?:,|\band\b|\bor\b)\s*(?:and\s+|or\s+)?{MARKED}")
+_NOUN_THEN_IDS = re.compile(  # eager: `m.re is _NOUN_THEN_IDS`
+    rf"\b{AGENT_NOUN}\s*(?:\(|:|—|–)\s*{MARKED}", re.IGNORECASE
+)
+_MORE_IDS = lazy.compile(rf"\s*(?:,|\band\b|\bor\b)\s*(?:and\s+|or\s+)?{MARKED}")
 # An agent held in a variable: "the $CLAUDE_CODE_GUIDE_AGENT subagent", "`$REVIEWER` agent".
-_VARIABLE_REF = re.compile(rf"`?(?P<name>\$\{{?[A-Z][A-Z0-9_]*\}}?)`?\s+{CORE_NOUN}\b", re.IGNORECASE)
+_VARIABLE_REF = lazy.compile(rf"`?(?P<name>\$\{{?[A-Z][A-Z0-9_]*\}}?)`?\s+{CORE_NOUN}\b", re.IGNORECASE)
 # What follows a name that is not an agent's: "the `x` skill", "`sdd-system` CLI subcommands".
 NOT_AN_AGENT_AFTER = (
     r"(?!\s*(?i:skill|command|subcommand|tool|script|file|cli|hook|workflow|mcp|server|plugin|template"
@@ -104,17 +107,17 @@ NOT_AN_AGENT_AFTER = (
 )
 # After spawn/launch/dispatch, an id right after the verb: ``Spawn `shop:critic` ``,
 # ``Dispatch `codebase-recon` via the Agent tool``, `` `Agent(shop:critic)` ``.
-_ID_AFTER_VERB = re.compile(
+_ID_AFTER_VERB = lazy.compile(
     r"^\s*(?:(?:the|a|an|one)\s+)?(?:\*\*)?(?P<mark>`|\*\*)(?:Agent\(|Task\()?"
     r"(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)+|[A-Za-z][\w-]*(?::{1,2}[A-Za-z][\w.-]*)+|\$\{?[A-Z][A-Z0-9_]*\}?)"
     r"\)?(?P=mark)" + NOT_AN_AGENT_AFTER
 )
-_NAMED_LIST = re.compile(r"\b(?:named|called)\s+", re.IGNORECASE)
-_NAME_TOKEN = re.compile(
+_NAMED_LIST = lazy.compile(r"\b(?:named|called)\s+", re.IGNORECASE)
+_NAME_TOKEN = lazy.compile(
     r"""`([^`\s]+)`|\*\*([^*\s]+)\*\*|"([^"\s]+)"|'([^'\s]+)'|“([^”\s]+)”|([a-z][\w-]*)"""
 )
-_LIST_JOINER = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*&\s*)")
-_DIALOGUE = re.compile(
+_LIST_JOINER = lazy.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*&\s*)")
+_DIALOGUE = lazy.compile(
     r"^\s*(?:[-*>]\s*)?(?:\*\*)?(?:assistant|user|human|commentary|claude)(?:\*\*)?\s*:", re.IGNORECASE
 )
 NOT_AN_AGENT = frozenset(
@@ -192,7 +195,7 @@ class ProseSpawn:
     candidate: bool = False
 
 
-_NOUN_BEFORE = re.compile(
+_NOUN_BEFORE = lazy.compile(
     r"\b(?:a|an|the|each|every|this|that|one|named|unnamed|first|next|last|same|its|their|your|our|dry|test)\s+$"
     r"|\b(?:way|how|when|whether|ability|able|order|time|prepares?|ready|about|failed|unable|trying|tried"
     r"|attempt(?:s|ed|ing)?)\s+to\s+$"
@@ -229,9 +232,9 @@ def is_instruction(text: str, verb: re.Match[str]) -> bool:
     )
 
 
-_ASIDE = re.compile(r"\([^()\n]*\)")
-_PASSIVE = re.compile(r"\b(?:is|are|was|were|been|being)\s+$", re.IGNORECASE)  # "a step is run by an agent"
-_CJK_AFTER = re.compile(rf"[ \t*_]*[{vocabulary.CJK_LETTERS}]")
+_ASIDE = lazy.compile(r"\([^()\n]*\)")
+_PASSIVE = lazy.compile(r"\b(?:is|are|was|were|been|being)\s+$", re.IGNORECASE)  # "a step is run by an agent"
+_CJK_AFTER = lazy.compile(rf"[ \t*_]*[{vocabulary.CJK_LETTERS}]")
 
 
 def _outside_asides(before: str) -> str:
@@ -241,11 +244,11 @@ def _outside_asides(before: str) -> str:
     return before[before.rfind(")") + 1 :]
 
 
-_QUOTE_OPENS = re.compile(r"(?:^|[\s(:\[])[\"“][^\"”\n]{0,60}$")  # ("Use Task() to delegate …")
-_QUOTE_CLOSES = re.compile(r"[^\"”\n.!?]{0,80}[\"”]")
+_QUOTE_OPENS = lazy.compile(r"(?:^|[\s(:\[])[\"“][^\"”\n]{0,60}$")  # ("Use Task() to delegate …")
+_QUOTE_CLOSES = lazy.compile(r"[^\"”\n.!?]{0,80}[\"”]")
 # "Users can invoke agents manually", "Claude uses Task tool to launch agent": what someone
 # else does, described ("you" is the model the prompt instructs)
-_THIRD_PARTY = re.compile(
+_THIRD_PARTY = lazy.compile(
     r"\b(?:users?|the\s+user|claude(?:\s+code)?|developers?|authors?|people|humans?|someone|anyone"
     r"|(?:a|any|the)\s+(?:person|human|maintainer|reviewer|teammate|assistant)"
     # "Six arkhe commands dispatch subagents on ...", "a model can ... hand off to other agents"
@@ -259,7 +262,7 @@ _THIRD_PARTY = re.compile(
 # "The 2024-01-01 release-gate run produced …": a noun phrase that opens the sentence ends in the
 # word, a noun or the verb of that subject; an imperative opens its sentence or follows a clause
 # "… — not all sessions use subagents": a quantified subject opening its clause tells what is so
-_SUBJECT_BEFORE = re.compile(
+_SUBJECT_BEFORE = lazy.compile(
     r"(?:^[\s>*_#-]*(?:\d+[.)]\s+)?(?:the|a|an)\s+"
     r"|(?:^|[—–|;]\s*)[\s>*_#-]*(?:not\s+)?(?:all|most|some|many|few|no)\s+(?:of\s+(?:the|our|your)\s+)?)"
     r"(?:(?!(?:must|should|will|shall|can|may|then|and|or|to|now|first|also)\s)[\w'.-]+\s+){1,3}$",
@@ -268,34 +271,34 @@ _SUBJECT_BEFORE = re.compile(
 # "Commands ... typically delegate to agents": what something does as a rule, told of (a word
 # before the adverb: a sentence that opens "Usually spawn two agents" is still an instruction)
 # (nor after a modal or "you": "You should usually delegate to the reviewer agent" is one)
-_HABITUAL = re.compile(
+_HABITUAL = lazy.compile(
     r"(?<![\w'])(?!(?:should|must|shall|will|would|can|could|may|to|please|you|we)\b)[\w`/>-]+\s+"
     r"(?:and\s+)?(?:typically|usually|often|generally|normally|commonly)\s+$",
     re.IGNORECASE,
 )
 # "Handoffs enable agents to delegate tasks": what something lets another do, told of
 # ("… by allowing them to execute functions, call APIs, and delegate to other agents")
-_ENABLED = re.compile(
+_ENABLED = lazy.compile(
     r"\b(?:enables?|enabling|allows?|allowing|permits?|lets?|letting)\s+(?:(?:the|its|your|other|an?)\s+)?"
     r"(?:agents?|models?|claude|users?|teammates?|sub-?agents?|them)\s+(?:to\s+)?"
     r"(?:[^.;:]{0,80},\s+(?:and\s+|or\s+)?)?$",
     re.IGNORECASE,
 )
 # "Tell Claude to create an agent team": what the user says to Claude (a guide for the user)
-_TOLD_TO_CLAUDE = re.compile(r"\b(?:tell|ask|instruct|prompt)\s+claude(?:\s+code)?\s+to\s+$", re.IGNORECASE)
+_TOLD_TO_CLAUDE = lazy.compile(r"\b(?:tell|ask|instruct|prompt)\s+claude(?:\s+code)?\s+to\s+$", re.IGNORECASE)
 # "Verify that the lead is using the Agent tool to spawn teammates": what someone is doing
-_PROGRESSIVE = re.compile(r"\b(?:is|are|was|were)\s+[a-z]+ing\b[^.;:]{0,60}\bto\s+$", re.IGNORECASE)
+_PROGRESSIVE = lazy.compile(r"\b(?:is|are|was|were)\s+[a-z]+ing\b[^.;:]{0,60}\bto\s+$", re.IGNORECASE)
 # "If the user asks for depth, dispatch one subagent": the someone is in a condition closed by a
 # comma, and the verb after it is the instruction
-_CONDITION_CLOSED = re.compile(
+_CONDITION_CLOSED = lazy.compile(
     r"\b(?:if|when|whenever|once|unless|after|while|until)\s[^.;:,]{0,80},\s+(?:(?:then|and)\s+)?$",
     re.IGNORECASE,
 )
 # "suggest running `/cloudflare:diagnose` to launch ...": the command does the launching
-_BY_A_COMMAND = re.compile(r"`/[\w:.-]+[^`]*`[^.;:`]{0,40}\bto\s+$", re.IGNORECASE)
+_BY_A_COMMAND = lazy.compile(r"`/[\w:.-]+[^`]*`[^.;:`]{0,40}\bto\s+$", re.IGNORECASE)
 # "- `/cloudflare:diagnose` — Launch the diagnostic subagent", "- `Task` - Launch other agents",
 # "- `context: fork` -- runs the skill in a subagent": what a command, tool or key does
-_COMMAND_ITEM = re.compile(
+_COMMAND_ITEM = lazy.compile(
     r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*)?`[^`\n]+`(?:\*\*)?\s*(?:—|–|--|-|:)"
     r"|^\s*\|\s*(?:\*\*)?`[^`\n]+`(?:\*\*)?\s*\|"  # a table row about a field: "| `agent` | Delegate to ..."
 )
@@ -338,7 +341,7 @@ def references(rest: str, base: int, strong: bool, whole_sentence: bool = False)
 
 # A relative clause says what the object does: its agents are governed by its own verb, not the
 # sentence's ("Use `/rd:plan` command which invokes the super-architect agent").
-_RELATIVE_CLAUSE = re.compile(
+_RELATIVE_CLAUSE = lazy.compile(
     r",?\s+(?:which|that|who)\s+(?:(?:also|then|in\s+turn)\s+)?"
     r"(?:invokes|launches|spawns|dispatches|runs|calls|delegates|starts|uses|creates|hands)\b",
     re.IGNORECASE,
@@ -352,14 +355,14 @@ def governed(between: str) -> bool:
     return len(words) <= 6 and not _COMPARISON & set(words)
 
 
-_HYPHENATED_ADJECTIVE = re.compile(
+_HYPHENATED_ADJECTIVE = lazy.compile(
     r"-(?:ready|based|powered|driven|level|grade|aware|specific|like|style|enabled|capable|friendly"
     r"|native|first|only|safe|heavy|intensive|out|context|lived|scoped|isolated)$"
 )
 _COMPARISON = frozenset({"as", "like", "than", "instead", "from", "of", "about", "unlike", "same"})
 
 
-_CODE_CASE = re.compile(r"[a-z]+[A-Z]|[A-Z][a-z]+[A-Z]")
+_CODE_CASE = lazy.compile(r"[a-z]+[A-Z]|[A-Z][a-z]+[A-Z]")
 
 
 def code_like(name: str) -> bool:
@@ -446,19 +449,19 @@ def no_instruction(text: str) -> bool:
 
 
 # The Agent/Task tool named in a sentence (the lead of F4's parameter bullets, an F5 sentence).
-_TOOL_MENTION = re.compile(
+_TOOL_MENTION = lazy.compile(
     r"\b(?:\*\*|`)?(?:Agent|Task)(?:\*\*|`)?\s+tool\b|`(?:Agent|Task)`|\b(?:Agent|Task)\s*\("
     r"|\btool\s+`?(?:Agent|Task)\b"
 )
-_TOOL_SENTENCE_VERB = re.compile(
+_TOOL_SENTENCE_VERB = lazy.compile(
     rf"\b{vocabulary.alternation(vocabulary.TOOL_SENTENCE_VERBS)}\b", re.IGNORECASE
 )
-_TOOL_SENTENCE_NOUN = re.compile(
+_TOOL_SENTENCE_NOUN = lazy.compile(
     rf"\b{vocabulary.alternation(vocabulary.TOOL_SENTENCE_NOUNS, plural=True)}\b", re.IGNORECASE
 )
 
 
-_STRONG_VERB_WORD = re.compile(
+_STRONG_VERB_WORD = lazy.compile(
     rf"(?<![\w`/:-]){vocabulary.alternation((*vocabulary.STRONG_VERBS, *vocabulary.PHRASAL_VERBS))}(?![\w-])",
     re.IGNORECASE,
 )
@@ -503,10 +506,10 @@ _STRONG_OBJECTS = (
     *vocabulary.probes(vocabulary.SPAWNED_TASKS),
     "task",  # "Spawn parallel research tasks" (vocabulary.TASK_WORDS)
 )
-_PRONOUN_NEXT = re.compile(rf"\s+{vocabulary.alternation(vocabulary.SPAWNED_PRONOUNS)}\b")
-_MARKED_NEXT = re.compile(r"\s*(?:(?:the|a|an|one)\s+)?(?:`|\*\*)")
+_PRONOUN_NEXT = lazy.compile(rf"\s+{vocabulary.alternation(vocabulary.SPAWNED_PRONOUNS)}\b")
+_MARKED_NEXT = lazy.compile(r"\s*(?:(?:the|a|an|one)\s+)?(?:`|\*\*)")
 _REFERENCE_WINDOW = 170  # 160 after the verb, and the verb itself
-_COLON_AT_END = re.compile(r":(?:\*\*|__)?[^\S\n]*$", re.MULTILINE)
+_COLON_AT_END = lazy.compile(r":(?:\*\*|__)?[^\S\n]*$", re.MULTILINE)
 
 
 def _verb_with_object(text: str, low: str, paragraphs: Paragraphs) -> bool:

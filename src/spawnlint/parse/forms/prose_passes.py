@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from spawnlint import lazy
 from spawnlint.model import Form, Sentence
 from spawnlint.parse.forms import f6_prose, f8_team, languages, vocabulary
 from spawnlint.parse.forms.counter_examples import example_lines, opens_a_document
@@ -49,7 +50,7 @@ def sentence_spawns(text: str, forms: tuple[SentenceForm, ...] = SENTENCE_FORMS)
 # Prose in a fence is an instruction quoted for the lead ("send it this verbatim"); a markdown
 # fence holds an example document, and a fence after "For example:" a sample to read.
 _PROSE_FENCES = frozenset({"", "text", "txt", "prompt", "plaintext"})
-_EXAMPLE_LEAD = re.compile(
+_EXAMPLE_LEAD = lazy.compile(
     r"\b(?:for\s+example|e\.g\.|example|sample|for\s+instance|such\s+as|you\s+can\s+(?:say|type|ask)"
     r"|tell\s+claude|ask\s+claude|natural\s+language)\b",
     re.IGNORECASE,
@@ -109,8 +110,8 @@ def _sentence_sites(
 # A prompt written in XML-like tags: `<step id="1">`, `<action>Launch the x agent.</action>`. Markdown
 # reads such lines as an HTML block, and the lines indented under them past a blank line as code;
 # the model reads their words. Not a comment, a script, a style or preformatted text.
-_XML_TAG = re.compile(r"</?[A-Za-z][\w.:-]*(?:\s[^<>\n]*)?/?>")
-_NOT_PROSE_HTML = re.compile(r"\s*<(?:!|\?|script\b|style\b|pre\b|textarea\b)", re.IGNORECASE)
+_XML_TAG = lazy.compile(r"</?[A-Za-z][\w.:-]*(?:\s[^<>\n]*)?/?>")
+_NOT_PROSE_HTML = lazy.compile(r"\s*<(?:!|\?|script\b|style\b|pre\b|textarea\b)", re.IGNORECASE)
 
 
 def _xml_prose(doc: Doc) -> dict[Block, list[str]]:
@@ -139,7 +140,7 @@ def _xml_prose(doc: Doc) -> dict[Block, list[str]]:
 
 
 # what something outside the model does: "the workflow engine will:", "The hook then:"
-_ANOTHER_WILL = re.compile(
+_ANOTHER_WILL = lazy.compile(
     r"\b(?:engine|server|backend|daemon|platform|hook|hooks|ci|pipeline|scheduler|service|runner|bot)"
     r"\s+(?:will|would|then|automatically)(?:\s+then)?\s*:\s*$",
     re.IGNORECASE,
@@ -148,7 +149,7 @@ _ANOTHER_WILL = re.compile(
 
 # what to put to the user: "After a successful setup, suggest:", "Recommend to the user:" (its
 # items are next steps the user may take: "Use the query-builder agent for advanced queries")
-_SUGGESTED = re.compile(
+_SUGGESTED = lazy.compile(
     r"\b(?:suggest|recommend|offer)(?:\s+(?:to\s+the\s+user|the\s+following|these|next\s+steps))?\s*:\s*$",
     re.IGNORECASE,
 )
@@ -208,7 +209,7 @@ SENTENCES = Pass("sentences", (Form.F8, Form.F6), _SENTENCE_TRIGGER, _sentences)
 # A heading that is itself an instruction: "## Step 2 - Launch the Explore agent in background",
 # "### Phase 3: Dispatch two reviewer subagents". Only a heading whose first word (after a step
 # label) is the spawn verb: "## Spawning agents" and "## When to use subagents" are topics.
-_STEP_LABEL = re.compile(
+_STEP_LABEL = lazy.compile(
     r"^[\s*_]*(?:(?:step|phase|stage|part)\s*[\d.]+[a-z]?\s*(?:[:.—–-]+\s*)?|\d+[.)]\s*)?[\s*_]*",
     re.IGNORECASE,
 )
@@ -230,22 +231,22 @@ _AGENT_HEADING_BODY = (
     rf"[\s*_]*{vocabulary.alternation(_HEADING_NOUNS, plural=True)}"
     r"\s*[:：—–-]\s*(?P<names>`?[a-z][\w:-]*`?(?:\s*(?:\+|,|&|and|/)\s*`?[a-z][\w:-]*`?)*)[\s*_]*$"
 )
-_AGENT_HEADING = re.compile("^" + _AGENT_HEADING_BODY, re.IGNORECASE)
-_AGENT_HEADING_LINE = re.compile(r"^ {0,3}#{1,6}[ \t]+" + _AGENT_HEADING_BODY, re.IGNORECASE | re.MULTILINE)
+_AGENT_HEADING = lazy.compile("^" + _AGENT_HEADING_BODY, re.IGNORECASE)
+_AGENT_HEADING_LINE = lazy.compile(r"^ {0,3}#{1,6}[ \t]+" + _AGENT_HEADING_BODY, re.IGNORECASE | re.MULTILINE)
 
 
 def _agent_heading(text: str, low: str, paragraphs: Paragraphs) -> bool:
     return _AGENT_HEADING_LINE.search(text) is not None
 
 
-_HEADING_NAME = re.compile(r"(?<![\w:-])[a-z][\w:-]*[a-z0-9](?![\w:-])")
+_HEADING_NAME = lazy.compile(r"(?<![\w:-])[a-z][\w:-]*[a-z0-9](?![\w:-])")
 
 # "### Step 4: Delegate to Documentation Agent" titles a step whose body runs a command
 _TOPIC_VERBS = frozenset({"delegate", "delegating", "hand", "use", "using"})
 
 
 # "### 3. Spawn Workers" over "Execute the spawn_session.py script:": the step is a program's to do
-_RUNS_A_PROGRAM = re.compile(
+_RUNS_A_PROGRAM = lazy.compile(
     r"^\s*(?:execute|run)\s+(?:the\s+|this\s+)?`?[\w./${}-]*?(?:\.(?:py|sh|js|mjs|ts|rb|ps1)\b|`?\s+script\b)",
     re.IGNORECASE,
 )

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from spawnlint import lazy
 from spawnlint.model import Edit, Param, SpawnSite
 from spawnlint.parse.forms.spec import Removal
 from spawnlint.parse.forms.syntax import PARAM_KEYS
@@ -15,27 +16,27 @@ from spawnlint.parse.grant import report_instruction
 from spawnlint.parse.text import LIST_ITEM
 
 _QUOTES = "\"'"
-_BARE_VALUE = re.compile(r"(?:\{[^{}\s]*\}|[^\s,(){}\[\]\"'`\\])+")
-_STRING_PREFIX = re.compile(r"[rRbBfFuU]{0,2}")
-_SEPARATOR = re.compile(r"\s*[:=]\s*")
-_LINE_LEAD = re.compile(r"\s*(?:[-*+]\s+|\d+[.)]\s+)?")
-_LINE_TAIL = re.compile(r"\s*(,)?\s*(?:(?:#|//).*)?")
-_AFTER_INLINE = re.compile(r"\s*(?:[,)}\]`]|$)")
-_AFTER_SENTENCE = re.compile(r"\s*(?:[,)}\]`.;]|$)")  # F5 without code spans ends its sentence
-_BULLET_KEY = re.compile(r"(?P<lead>\s*(?:[-*+]|\d+[.)])\s+)(?:`|\*\*|__)?(?P<key>[a-z_]+)")
-_JOIN_BEFORE = re.compile(r"(?:\s*,\s*and\s+|\s*,\s*|\s+and\s+|\s+or\s+)$")
-_SERIAL_COMMA = re.compile(r",\s+(?:and|or)\s")
-_JOIN_AFTER = re.compile(r"\s*,\s*|\s+and\s+")
-_SPAN_KEY_VALUE = re.compile(r"`(?:name|team_name)`\s*(?:set\s+to|=|:|as|of|to)\s*`[^`\n]+`")
-_PARAM_KEY = re.compile(r"\b(?:" + "|".join(sorted(PARAM_KEYS)) + r")\b")
+_BARE_VALUE = lazy.compile(r"(?:\{[^{}\s]*\}|[^\s,(){}\[\]\"'`\\])+")
+_STRING_PREFIX = lazy.compile(r"[rRbBfFuU]{0,2}")
+_SEPARATOR = lazy.compile(r"\s*[:=]\s*")
+_LINE_LEAD = lazy.compile(r"\s*(?:[-*+]\s+|\d+[.)]\s+)?")
+_LINE_TAIL = lazy.compile(r"\s*(,)?\s*(?:(?:#|//).*)?")
+_AFTER_INLINE = lazy.compile(r"\s*(?:[,)}\]`]|$)")
+_AFTER_SENTENCE = lazy.compile(r"\s*(?:[,)}\]`.;]|$)")  # F5 without code spans ends its sentence
+_BULLET_KEY = lazy.compile(r"(?P<lead>\s*(?:[-*+]|\d+[.)])\s+)(?:`|\*\*|__)?(?P<key>[a-z_]+)")
+_JOIN_BEFORE = lazy.compile(r"(?:\s*,\s*and\s+|\s*,\s*|\s+and\s+|\s+or\s+)$")
+_SERIAL_COMMA = lazy.compile(r",\s+(?:and|or)\s")
+_JOIN_AFTER = lazy.compile(r"\s*,\s*|\s+and\s+")
+_SPAN_KEY_VALUE = lazy.compile(r"`(?:name|team_name)`\s*(?:set\s+to|=|:|as|of|to)\s*`[^`\n]+`")
+_PARAM_KEY = lazy.compile(r"\b(?:" + "|".join(sorted(PARAM_KEYS)) + r")\b")
 _UNFINISHED = {"", "|", ">", "|-", ">-", "|+", ">+"}
-_PROSE_NAMED = re.compile(r"[ \t]+(?:named|called)[ \t]+$", re.IGNORECASE)
-_PROSE_MORE_NAMES = re.compile(r"\s*(?:,|\band\b|\bor\b|/|&)", re.IGNORECASE)
+_PROSE_NAMED = lazy.compile(r"[ \t]+(?:named|called)[ \t]+$", re.IGNORECASE)
+_PROSE_MORE_NAMES = lazy.compile(r"\s*(?:,|\band\b|\bor\b|/|&)", re.IGNORECASE)
 
 
 # `` `shop:critic` (name: "a") — ... ``: the parenthesis goes; `` `shop:critic`, name: 'a' — ``: the
 # comma and the name go.
-_BULLET_NAME_TEXT = re.compile(
+_BULLET_NAME_TEXT = lazy.compile(
     r"""[ \t]*(?:\(\s*name\s*[:=]\s*(["'])[^"'\n]+\1\s*\)|,\s*name\s*[:=]\s*(["'])[^"'\n]+\2)"""
 )
 

@@ -4,24 +4,25 @@ from __future__ import annotations
 
 import re
 
+from spawnlint import lazy
 from spawnlint.parse.forms import vocabulary
 from spawnlint.parse.forms.trigger import Paragraphs, Trigger, word_at
 
-_NAME = re.compile(r"\bname\b", re.IGNORECASE)
-_SPAWN = re.compile(
+_NAME = lazy.compile(r"\bname\b", re.IGNORECASE)
+_SPAWN = lazy.compile(
     rf"\b{vocabulary.alternation(vocabulary.RULE_SPAWN_NOUNS)}\b|\b{vocabulary.alternation(vocabulary.RULE_SPAWN_STEMS)}",
     re.IGNORECASE,
 )
-_FORBID = re.compile(rf"\b{vocabulary.alternation(vocabulary.FORBIDDING)}\b", re.IGNORECASE)
-_MECHANISM = re.compile(vocabulary.MECHANISM, re.IGNORECASE)
+_FORBID = lazy.compile(rf"\b{vocabulary.alternation(vocabulary.FORBIDDING)}\b", re.IGNORECASE)
+_MECHANISM = lazy.compile(vocabulary.MECHANISM, re.IGNORECASE)
 # `name` as the parameter, not the word: "a `name`", `name=`, "the name parameter"
-_NAME_PARAMETER = re.compile(
+_NAME_PARAMETER = lazy.compile(
     r"`name`|\bname\s*[=:]|\bname\s+(?:param\w*|argument|arg|field|key|option)\b|[\"'“]name[\"'”]",
     re.IGNORECASE,
 )
 # A rule that makes room for named teammates: "spawn subagents (not teammates) ...", "unless its
 # prompt says how to report", "in plain Agent spawns", "for the other steps"
-_EXCEPTION = re.compile(
+_EXCEPTION = lazy.compile(
     rf"\b{vocabulary.alternation(vocabulary.RULE_EXCEPTIONS)}\b|SendMessage", re.IGNORECASE
 )
 

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import accumulate
 
+from spawnlint import lazy
 from spawnlint.model import Param, ValueKind
 from spawnlint.parse.text import LineIndex
 
@@ -55,14 +56,14 @@ def budget(text: str) -> Budget:
     return Budget(_SCAN_PER_CHAR * len(text) + _MAX_SCAN + MAX_LOOK_BACK)
 
 
-_KEY = re.compile(r"""\s*(["']?)([A-Za-z_]\w*)\1\s*(:(?!:)|=(?!=))[ \t]*""")
-_INDENT = re.compile(r"[ \t]*")
-_NAME_LIKE = re.compile(r"^[a-z][a-z0-9-]*$")
-_PLACEHOLDER = re.compile(
+_KEY = lazy.compile(r"""\s*(["']?)([A-Za-z_]\w*)\1\s*(:(?!:)|=(?!=))[ \t]*""")
+_INDENT = lazy.compile(r"[ \t]*")
+_NAME_LIKE = lazy.compile(r"^[a-z][a-z0-9-]*$")
+_PLACEHOLDER = lazy.compile(
     r"\{[^{}\n]*\}|<[A-Za-z][^<>\n]*>|\[[^\]\n]+\]|\$\{?[A-Za-z_]|\.\.\.|…|^[A-Z][A-Z0-9_]{2,}$"
 )
-_DOTTED = re.compile(r"^[A-Za-z_][\w]*(?:\s*(?:\.|\[|\()\s*[^\s]*)+$")
-_IDENT = re.compile(r"^[A-Za-z_]\w*$")
+_DOTTED = lazy.compile(r"^[A-Za-z_][\w]*(?:\s*(?:\.|\[|\()\s*[^\s]*)+$")
+_IDENT = lazy.compile(r"^[A-Za-z_]\w*$")
 ELISIONS = frozenset({"...", "…"})
 _NULLS = frozenset({"none", "null", "undefined", "nil", "~", ""})
 

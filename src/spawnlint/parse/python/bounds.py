@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import ast
 import io
-import re
 import sys
 import tokenize
 from dataclasses import dataclass
 from itertools import accumulate
+
+from spawnlint import lazy
 
 # CPython's parser refuses 200 nested brackets ("too many nested parentheses").
 MAX_NESTING = 200
@@ -146,8 +147,8 @@ def may_hold_too_many_tokens(text: str) -> bool:
 
 # What a chain counts, as characters: every operator and opening bracket holds one of these,
 # and each word of _CHAIN_WORDS is one word.
-_NOT_OPERATOR = re.compile(r"[^-+*/%@&|^~<>=!.:(\[{]+")
-_CHAIN_WORD = re.compile(r"(?:" + "|".join(sorted(_CHAIN_WORDS)) + r")\b")  # `sand` too: a bound
+_NOT_OPERATOR = lazy.compile(r"[^-+*/%@&|^~<>=!.:(\[{]+")
+_CHAIN_WORD = lazy.compile(r"(?:" + "|".join(sorted(_CHAIN_WORDS)) + r")\b")  # `sand` too: a bound
 _BLOCKS = ("body", "handlers", "orelse", "finalbody", "cases")
 
 

@@ -13,16 +13,16 @@ characters (`ｓubagent_type`, which Python reads as `subagent_type`). Lines wit
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Iterable
 
+from spawnlint import lazy
 from spawnlint.parse.forms.registry import has_spawn_word
 
 # Escapes that can write a letter, and a backslash that joins two lines.
-_ESCAPE = re.compile(r"\\(?:[xuUN0-7]|\r\n|\r|\n)")
+_ESCAPE = lazy.compile(r"\\(?:[xuUN0-7]|\r\n|\r|\n)")
 # Escapes that write white space: two words of the word test may stand either side (`kick\toff`).
-_SPACE_ESCAPE = re.compile(r"\\[tnrvf]")
+_SPACE_ESCAPE = lazy.compile(r"\\[tnrvf]")
 # Where one string literal ends and the next begins (implicit concatenation), when a word could
 # run across: a letter, digit or space before the closing quote, and after the next opening
 # quote (any prefix, empty literals between) a letter, digit, space or escape. Only the quote is
@@ -32,7 +32,7 @@ _BETWEEN = r"[ \t\f]*(?:(?:\\?" + _NEWLINE + r"|#[^\r\n]*" + _NEWLINE + r")[ \t\
 _QUOTE = "[\"']"
 _TRIPLE = "(?:" + '"' * 3 + "|" + "'" * 3 + ")"
 _EMPTY = "[A-Za-z]{0,2}(?:" + '"' * 6 + "|" + "'" * 6 + "|" + '"' * 2 + "|" + "'" * 2 + ")"
-_SIDE_BY_SIDE = re.compile(
+_SIDE_BY_SIDE = lazy.compile(
     "".join(
         (
             _QUOTE,

@@ -7,7 +7,9 @@ import re
 from dataclasses import dataclass, field
 from itertools import repeat
 
-_ESCAPE = re.compile(
+from spawnlint import lazy
+
+_ESCAPE = lazy.compile(
     r"\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^}\n]*\}|[0-7]{1,3}|.)", re.DOTALL
 )
 _ESCAPES = {
@@ -22,7 +24,7 @@ _ESCAPES = {
     "f": "\f",
     "v": "\v",
 }
-_TOKEN_OPEN = re.compile(r"""^([A-Za-z]*)("{3}|'{3}|"|')""")
+_TOKEN_OPEN = lazy.compile(r"""^([A-Za-z]*)("{3}|'{3}|"|')""")
 # The characters that are not read as written, by (raw, formatted): everything between them is.
 _SPECIAL = {
     (False, False): re.compile(r"[\\\n]"),
@@ -30,7 +32,7 @@ _SPECIAL = {
     (False, True): re.compile(r"[\\\n{}]"),
     (True, True): re.compile(r"[\n{}]"),
 }
-_LINE_FEED = re.compile("\n")
+_LINE_FEED = lazy.compile("\n")
 
 
 @dataclass
