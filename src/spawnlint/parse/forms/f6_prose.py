@@ -528,6 +528,8 @@ EXAMPLES = FormExamples(
         "This work should not be delegated to a subagent.",
         "Tasks are delegated to agents by the scheduler.",  # no article: what some engine does
         "Every decision a skill declines is delegated to the agent's priors.",
+        "Check whether this harness can spawn agents on that model.",  # what something can do
+        "The orchestrator can dispatch subagents that query the store.",
         # next steps put to the user, not taken: a list after "suggest:"
         "After setup, suggest:\n\n1. **Queries**: Use the `query-builder` agent for hard queries",
         "Do not spawn the **security-auditor** agent.",

@@ -229,6 +229,7 @@ def is_instruction(text: str, verb: re.Match[str]) -> bool:
         or _HABITUAL.search(before)
         or _PROGRESSIVE.search(before)
         or _ENABLED.search(before)
+        or _CAPABLE.search(before)
     )
 
 
@@ -282,6 +283,13 @@ _ENABLED = lazy.compile(
     r"\b(?:enables?|enabling|allows?|allowing|permits?|lets?|letting)\s+(?:(?:the|its|your|other|an?)\s+)?"
     r"(?:agents?|models?|claude|users?|teammates?|sub-?agents?|them)\s+(?:to\s+)?"
     r"(?:[^.;:]{0,80},\s+(?:and\s+|or\s+)?)?$",
+    re.IGNORECASE,
+)
+# "check whether this harness can spawn agents", "The orchestrator can dispatch subagents that
+# query it": what something is able to do, told of ("may" stays an instruction: a permission)
+_CAPABLE = lazy.compile(
+    r"\b(?:harness(?:es)?|orchestrators?|coordinators?|(?:the|this|that)\s+(?:lead|main\s+agent|session)|it)"
+    r"\s+(?:can|could|might)\s+(?:also\s+)?$",
     re.IGNORECASE,
 )
 # "Tell Claude to create an agent team": what the user says to Claude (a guide for the user)

@@ -258,14 +258,38 @@ def _runs_a_program(lines: list[str], heading: int) -> bool:
     return _RUNS_A_PROGRAM.match(first) is not None
 
 
+# "### Command: `/plan:interview`" beside "### Agent: `spec-reviewer`": a catalog of what a plugin
+# ships, each heading over its description, not a step
+_OTHER_COMPONENT = lazy.compile(
+    r"^[\s*_]*(?:slash\s+)?(?:commands?|skills?|hooks?|mcp(?:\s+servers?)?|tools?|scripts?|output\s+styles?)"
+    r"\s*[:：—–-]",
+    re.IGNORECASE,
+)
+
+
+def _in_a_catalog(headings: tuple[tuple[int, int, str], ...], at: int) -> bool:
+    """Whether a heading of the same level in the same section names another kind of component."""
+    level = headings[at][1]
+    for step in (-1, 1):
+        j = at + step
+        while 0 <= j < len(headings) and headings[j][1] >= level:
+            if headings[j][1] == level and _OTHER_COMPONENT.match(headings[j][2]):
+                return True
+            j += step
+    return False
+
+
 def _headings(doc: Doc, claims: Claims) -> Found:
     lines = doc.lines
     examples = doc.cached("example lines", lambda: example_lines(lines))
     sites: list[RawSite] = []
-    for line, _level, text in doc.structure.headings:
+    headings = doc.structure.headings
+    for index, (line, _level, text) in enumerate(headings):
         if line in claims.lines or line in examples:
             continue
         named = _AGENT_HEADING.match(text)
+        if named and _in_a_catalog(headings, index):
+            continue
         if named:  # "#### SubAgent: database-architect": a step run by that agent, if it is one
             at = lines[line].find(named.group("names"))
             names = [(n.group(0), n.start()) for n in _HEADING_NAME.finditer(named.group("names"))]
