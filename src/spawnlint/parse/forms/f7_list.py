@@ -74,6 +74,8 @@ def list_spawns(
         return []
     sites = []
     for a, _end in items:
+        if _COMMAND_LINE_ITEM.match(lines[a]):
+            continue
         ref = bullet_reference(lines[a], strong_lead=strength == "strong")
         if ref is not None and a not in claimed:
             name, at = ref
@@ -84,6 +86,14 @@ def list_spawns(
             given = given or _quoted_bullet_name(lines[a], a)
             sites.append(RawSite(Form.F7, a, at + 1, None, (target, *given), lead, "medium"))
     return sites
+
+
+# "- bootstrap: `baseline-manager.sh --bootstrap --registry <reg>`": a variant of a command line,
+# labelled (the lead "invoke it without `--confirmed`:" runs a program)
+_COMMAND_LINE_ITEM = lazy.compile(
+    r"^\s*(?:[-*+]|\d+[.)])\s+(?:\*\*)?[\w-]+(?:\*\*)?\s*:\s*"
+    r"`[^`\n]*?(?:\.(?:sh|py|js|mjs|ts|rb|ps1)\b|\s--?[a-z])[^`\n]*`"
+)
 
 
 LIST_TRIGGER = either(VERB_TRIGGER, languages.TRIGGER)
@@ -236,6 +246,8 @@ EXAMPLES = FormExamples(
         "- @agent-review-srp-reviewer による評価\n- @agent-review-kiss-reviewer による評価\n",
     ),
     invalid=(
+        "Invoke it without `--confirmed`:\n\n- bootstrap: `manager.sh --bootstrap --registry <reg>`\n"
+        "- update: `manager.sh --update --registry <reg>`",
         "Read these files:\n\n- **security-auditor**\n- **code-reviewer**\n",
         "以下のエージェントは実行しない：\n\n- @agent-review-srp-reviewer\n",
         "Invoke the `docs:summarise` skill with this context:\n\n- `ticket_id`: the ticket\n- `pr`: the PR\n",
