@@ -236,11 +236,14 @@ def _instruction_verbs(text: str) -> list[_Verb]:
     ]
 
 
-# What a command or skill says it does, at a sentence's start or after "this skill": "Launches the
-# **security-auditor** agent", "This skill dispatches one of two specialist agents".
+# What a command or skill says it does, at a sentence's start or after "this skill" (or the role
+# the model plays, "the orchestrator"): "Launches the **security-auditor** agent", "This skill
+# dispatches one of two specialist agents".
 _DESCRIBING = lazy.compile(
     r"(?:^[\s>*_#-]*(?:\d+[.)]\s*)?(?:\*\*)?|\bthis\s+(?:skill|command|workflow|plugin)\s+"
-    r"(?:(?:will|then|also|first)\s+)?"
+    # the role the model plays in a team skill: "The orchestrator spawns three reviewer agents"
+    r"(?:(?:will|then|also|first)\s+)?|\bthe\s+(?:orchestrator|coordinator|team\s+lead|lead\s+agent|main\s+agent)\s+"
+    r"(?:(?:will|then|also|first|now)\s+)?"
     r"|^[\s>*_#-]*(?:\d+[.)]\s*)?\*\*[^*\n]{1,60}\*\*\s*[-—–:]\s*"  # "**Compares specs** - Delegates to ..."
     r"|^[\s>*_#-]*(?:\d+[.)]\s*)?(?:\*\*[^*\n]{1,60}\*\*\s*[-—–:]\s*)?"
     r"[A-Z][a-z]+s\b[^.;:\n]{0,60},\s+(?:and\s+|then\s+)?)"  # "Parses it, delegates to"
@@ -472,6 +475,7 @@ EXAMPLES = FormExamples(
         "Delegate the migration to the **db-migrator** agent.",
         "Invoke the `plan-checker` agent on the draft.",
         "Kick off the **test-runner** agent.",
+        "The orchestrator spawns three `editability-reviewer` agents in parallel.",  # the model's role
         "Bulk scans may be delegated to a read-only Explore agent.",
         "Each file is then handed off to the `linter` agent.",
         "Have the **code-reviewer** agent check it.",
@@ -529,6 +533,7 @@ EXAMPLES = FormExamples(
         "Tasks are delegated to agents by the scheduler.",  # no article: what some engine does
         "Every decision a skill declines is delegated to the agent's priors.",
         "Check whether this harness can spawn agents on that model.",  # what something can do
+        "The orchestrator invokes this skill once per scene.",
         "The orchestrator can dispatch subagents that query the store.",
         # next steps put to the user, not taken: a list after "suggest:"
         "After setup, suggest:\n\n1. **Queries**: Use the `query-builder` agent for hard queries",
