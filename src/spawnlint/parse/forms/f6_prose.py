@@ -187,7 +187,7 @@ def sentence_spawns(text: str) -> list[ProseSpawn]:
             if names:
                 return [ProseSpawn(Form.F6, verb.start, None, 0, n, o) for n, o in names]
             return [ProseSpawn(Form.F6, verb.start, None, 0, None, 0)]
-    return _passive(text) or _by_the_tool(text, verbs)
+    return _passive(text) or _colon_list(text, verbs) or _by_the_tool(text, verbs)
 
 
 # The work as the subject: "Bulk scans may be delegated to a read-only Explore agent", "each file
@@ -205,6 +205,28 @@ _PASSIVE = lazy.compile(
 
 
 _PASSIVE_PROBES = ("delegated", "dispatched", "handed", "offloaded")
+
+
+# "Dispatch all layers: `e2e-tester` (full regression), `api-contract-tester` (full spec)": the
+# agents listed after a colon, a few words after a strong verb. Candidates: each is a spawn only
+# where it is an agent of the project (the list may as well hold commands or files).
+_COLON_LIST = lazy.compile(
+    r"(?:\s+[\w-]+){0,4}\s*:\s*(?P<list>`[^`\n]+`(?:\s*\([^()\n]*\))?(?:\s*(?:,|and|&|\+)\s*`[^`\n]+`(?:\s*\([^()\n]*\))?)*)"
+)
+_LISTED_NAME = lazy.compile(r"`(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)+|[a-z][\w-]*:[a-z][\w.-]*)`")
+
+
+def _colon_list(text: str, verbs: list[_Verb]) -> list[ProseSpawn]:
+    for verb in verbs:
+        if not verb.strong or verb.describing:
+            continue
+        m = _COLON_LIST.match(text, verb.end)
+        if m is None:
+            continue
+        base = m.start("list")
+        names = [(n.group("name"), base + n.start("name")) for n in _LISTED_NAME.finditer(m.group("list"))]
+        return [ProseSpawn(Form.F6, verb.start, n, at, None, 0, candidate=True) for n, at in names]
+    return []
 
 
 def _passive(text: str) -> list[ProseSpawn]:
@@ -325,8 +347,8 @@ def _by_the_tool(text: str, verbs: list[_Verb]) -> list[ProseSpawn]:
     m = _BY_A_NAMED_AGENT.search(text)  # "Review each draft using the `writing:reviewer` agent."
     before = text[: m.start()] if m else ""
     if m and not (_ONLY_WHEN.search(before) or NEGATION.search(before.replace("*", ""))):
-        group = "name" if m.group("name") else "builtin"
-        return [ProseSpawn(Form.F6, m.start(), m.group(group), m.start(group), None, 0)]
+        group = next(g for g in ("name", "builtin", "plain") if m.group(g))
+        return [ProseSpawn(Form.F6, m.start(), m.group(group), m.start(group), None, 0, group == "plain")]
     return []
 
 
@@ -345,10 +367,13 @@ _DEFINITION = lazy.compile(
 
 
 # An agent of the project as the means of an instruction: "Review each draft using the
-# `writing:writing-reviewer` agent"; not "When using the `x` agent, ..." (a condition).
+# `writing:writing-reviewer` agent", "Scan the plugin using plugin-scanner agent" (a plain name:
+# a candidate); not "When using the `x` agent, ..." (a condition).
 _BY_A_NAMED_AGENT = lazy.compile(
-    r"\b(?:using|via|through)\s+the\s+(?:(?:\*\*)?`(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)+|[a-z][\w-]*:[a-z][\w.-]*)`"
-    rf"(?:\*\*)?|(?P<builtin>{BUILTINS}))\s+(?:sub-?)?agent\b(?!['’]s)" + COMPOUND_HEAD
+    r"\b(?:using|via|through)\s+(?:the\s+(?:(?:\*\*)?`(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)+|[a-z][\w-]*:[a-z][\w.-]*)`"
+    rf"(?:\*\*)?|(?P<builtin>{BUILTINS}))"
+    # "Scan the plugin using plugin-scanner agent": a plain name, a candidate (an agent of the project)
+    r"|(?:the\s+)?(?P<plain>[a-z][a-z0-9]*(?:-[a-z0-9]+)+))\s+(?:sub-?)?agent\b(?!['’]s)" + COMPOUND_HEAD
 )
 _ONLY_WHEN = lazy.compile(r"\b(?i:when|while|if|whether|after|before|by)\s+$")
 
@@ -420,7 +445,10 @@ def _tool_or_description(text: str, low: str, paragraphs: Paragraphs) -> bool:
         return True
     if "across" in low and _SPLIT_INTO.search(text):
         return True  # "split the questions across agents"
-    if any(w in low for w in ("using the", "via the", "through the")) and _BY_A_NAMED_AGENT.search(text):
+    if ": `" in text and any(_COLON_LIST.match(text, v.end()) for v in VERB_RE.finditer(text)):
+        return True  # "Dispatch all layers: `e2e-tester`, `api-contract-tester`"
+    means = any(w in low for w in ("using ", "via ", "through "))
+    if means and "agent" in low and _BY_A_NAMED_AGENT.search(text):
         return True
     if " it" in low and ("read" in low or "load" in low or "open" in low) and _READ_AND_DISPATCH.search(text):
         return True
