@@ -562,6 +562,7 @@ EXAMPLES = FormExamples(
         "Every decision a skill declines is delegated to the agent's priors.",
         "Check whether this harness can spawn agents on that model.",  # what something can do
         "The orchestrator invokes this skill once per scene.",
+        "- **/loop** - Start a long-running agent that polls the queue",  # what a command does
         "The orchestrator can dispatch subagents that query the store.",
         # next steps put to the user, not taken: a list after "suggest:"
         "After setup, suggest:\n\n1. **Queries**: Use the `query-builder` agent for hard queries",

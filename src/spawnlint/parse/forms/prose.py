@@ -304,10 +304,12 @@ _CONDITION_CLOSED = lazy.compile(
 )
 # "suggest running `/cloudflare:diagnose` to launch ...": the command does the launching
 _BY_A_COMMAND = lazy.compile(r"`/[\w:.-]+[^`]*`[^.;:`]{0,40}\bto\s+$", re.IGNORECASE)
-# "- `/cloudflare:diagnose` — Launch the diagnostic subagent", "- `Task` - Launch other agents",
+# "- `/cloudflare:diagnose` — Launch the diagnostic subagent", "- **/a2a-loop** - Start a long-running
+# agent", "- `Task` - Launch other agents",
 # "- `context: fork` -- runs the skill in a subagent": what a command, tool or key does
 _COMMAND_ITEM = lazy.compile(
     r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*)?`[^`\n]+`(?:\*\*)?\s*(?:—|–|--|-|:)"
+    r"|^\s*(?:[-*+]\s+|\d+[.)]\s+)?\*\*/[\w:.-]+[^*\n]*\*\*\s*(?:—|–|--|-|:)"  # "- **/a2a-loop** - Start ..."
     r"|^\s*\|\s*(?:\*\*)?`[^`\n]+`(?:\*\*)?\s*\|"  # a table row about a field: "| `agent` | Delegate to ..."
 )
 
