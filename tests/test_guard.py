@@ -594,6 +594,18 @@ def test_a_file_added_where_it_could_change_the_answer_is_seen(
     assert judged_in_full == ["shop:critic", "shop:critic"]
 
 
+def test_an_edited_settings_file_is_read_again(shop: Path, judged_in_full: list[str]) -> None:
+    """The settings file of a subfolder, edited in place: no folder changes, only the file."""
+    folder = shop / "commands"
+    (folder / ".spawnlint.toml").write_text("ignore = []\n")
+    later()
+    assert run_guard(spawn(folder, subagent_type="shop:critic", name="c")).reason
+    later()
+    (folder / ".spawnlint.toml").write_text('ignore = ["SL101"]\n')
+    assert_allowed_silently(run_guard(spawn(folder, subagent_type="shop:critic", name="c")))
+    assert judged_in_full == ["shop:critic", "shop:critic"]
+
+
 def test_a_target_not_judged_before_is_judged_in_full(shop: Path, judged_in_full: list[str]) -> None:
     run_guard(spawn(shop, subagent_type="shop:critic", name="c"))
     run_guard(spawn(shop, subagent_type="shop:helper", name="h"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -168,18 +168,27 @@ def load_settings(
 
 def _nearest(root: Path, start: Path, texts: Mapping[Path, str]) -> tuple[Path, dict[str, Any]] | None:
     root = root.resolve()
+    for path in candidate_files(root, start):
+        if not _inside(path, root):
+            continue  # a symlink out of the project is not the project's configuration
+        found = _read(path, False, texts)
+        if found is not None:
+            return found
+    return None
+
+
+def candidate_files(root: Path, start: Path) -> Iterator[Path]:
+    """The files the settings may come from, nearest first: each of CONFIG_FILES in `start` and
+    every folder above it up to `root` (from `root` alone when `start` is outside it)."""
+    root = root.resolve()
     folder = start.resolve()
     if folder != root and root not in folder.parents:
         folder = root
     while True:
         for name in CONFIG_FILES:
-            if not _inside(folder / name, root):
-                continue  # a symlink out of the project is not the project's configuration
-            found = _read(folder / name, False, texts)
-            if found is not None:
-                return found
+            yield folder / name
         if folder == root or folder.parent == folder:
-            return None
+            return
         folder = folder.parent
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from spawnlint.cache import discovered
-from spawnlint.config import CONFIG_FILES, Settings, load_settings
+from spawnlint.config import Settings, candidate_files, load_settings
 from spawnlint.discover import Discovery, Plugin, SourceFile, exclusion, find_root, list_files
 from spawnlint.guard.call import Call, Judged
 from spawnlint.model import FileKind, Finding, Form, Param, ParsedFile, Project, SpawnSite, ValueKind
@@ -37,11 +37,12 @@ def target_of(call: Call) -> tuple[Judged, set[str]]:
     folders of the listing, the agent files, manifests and settings: the memo's watch list).
     Raises ConfigError when the project's configuration cannot be used."""
     root = find_root(call.cwd)
-    watched = _config_candidates(root, call.cwd)
+    watched = {str(path) for path in candidate_files(root, call.cwd)}
     settings = load_settings(root, call.cwd, None, CODES)
     project = agents_project(root, settings, call, watched)
     (spawn,) = (s for s in project.spawns if s.site.path == CALL_PATH)
     status, agents = spawn.target.status, spawn.target.agents
+    # an agent of another repository listed under `agents` with its tools is judged by them
     judged = status in _RESOLVED or (
         status == "external" and bool(agents) and all(a.tools_known for a in agents)
     )
@@ -56,17 +57,6 @@ def target_of(call: Call) -> tuple[Judged, set[str]]:
         _enabled("SL102", settings) and bool(_findings(named_spawn_no_report(project))),
         settings.guard_mode,
     ), watched
-
-
-def _config_candidates(root: Path, cwd: Path) -> set[str]:
-    """Every file the settings could come from, from the call's folder up to the root."""
-    folder = cwd.resolve()
-    found: set[str] = set()
-    for candidate in (folder, *folder.parents):
-        found.update(str(candidate / name) for name in CONFIG_FILES)
-        if candidate == root:
-            break
-    return found
 
 
 def _findings(found: Iterator[Finding]) -> list[Finding]:

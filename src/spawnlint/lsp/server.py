@@ -15,6 +15,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from spawnlint import __version__
+from spawnlint.config import CONFIG_FILES
 from spawnlint.discover import find_root
 from spawnlint.lsp.convert import (
     Texts,
@@ -25,7 +26,7 @@ from spawnlint.lsp.convert import (
     spawn_at,
     uri_of,
 )
-from spawnlint.lsp.state import CONFIG_FILES, ProjectState
+from spawnlint.lsp.state import ProjectState
 
 # A pause in typing this long starts a lint; a lint of 1,000 files takes ~50 ms (bench/lsp.py).
 DEBOUNCE_SECONDS = 0.05

@@ -9,15 +9,13 @@ from collections import defaultdict
 from pathlib import Path
 
 from spawnlint.buffers import lint_buffers
-from spawnlint.config import ConfigError, Settings, load_settings
+from spawnlint.config import CONFIG_FILES, ConfigError, Settings, load_settings
 from spawnlint.discover import Listing, list_files
 from spawnlint.engine import Result
 from spawnlint.model import Diagnostic
 from spawnlint.rules import CODES
 from spawnlint.source_lines import SourceLines
 from spawnlint.suppress import Filters, narrow, suppressed
-
-CONFIG_FILES = (".spawnlint.toml", "pyproject.toml")
 
 
 class ProjectState:
