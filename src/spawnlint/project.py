@@ -73,7 +73,7 @@ def build_project(
     spawns = tuple(
         Spawn(site, unit_ids.get(site.path), _resolve(site, index, settings.agents, sources))
         for path in sorted(parsed)
-        for site in (*parsed[path].sites, *_confirmed(parsed[path], index))
+        for site in _not_the_fork((*parsed[path].sites, *_confirmed(parsed[path], index)))
         if not _names_a_skill_or_command(site, index, invocable, plugin_names, sources)
     )
     links = followed_links(sources, parsed)
@@ -200,6 +200,28 @@ def _followed_sites(
     return sites
 
 
+def _not_the_fork(sites: tuple[SpawnSite, ...]) -> tuple[SpawnSite, ...]:
+    """The sites, less those that name the agent the file itself runs forked as: a skill with
+    `context: fork` and `agent: debugger` that says "Delegate to the **debugger** agent" tells of
+    its own fork (its body is that agent's prompt). Prose only: a call (`Task(...)`) is one."""
+    forks = {_bare(s.subagent_type.value) for s in sites if s.is_fork and s.subagent_type is not None}
+    forks.discard("general-purpose")
+    if not forks:
+        return sites
+    return tuple(
+        s
+        for s in sites
+        if s.form not in (Form.F6, Form.F7)
+        or s.subagent_type is None
+        or _bare(s.subagent_type.value) not in forks
+    )
+
+
+def _bare(target: str) -> str:
+    """An agent's name without its plugin, in lower case (`shop:critic` -> `critic`)."""
+    return target.strip().rpartition(":")[2].lower()
+
+
 def _confirmed(file: ParsedFile, index: Mapping[str, tuple[Agent, ...]]) -> tuple[SpawnSite, ...]:
     """The file's candidate sites (prose that names an agent plainly: "Launch recon-invoker") whose
     name is an agent of the project, as that agent's id; a built-in does not count ("Launch the
@@ -214,6 +236,9 @@ def _confirmed(file: ParsedFile, index: Mapping[str, tuple[Agent, ...]]) -> tupl
         if target is None or site.line in taken:
             continue
         key = "-".join(target.value.strip().lower().replace("_", " ").split())
+        folder, slash, stem = key.rpartition("/")
+        if slash and "agents" in folder.split("/"):  # "Dispatch `agents/evidence-producer.md`": its file
+            key = stem[:-3] if stem.endswith(".md") else stem
         agents = index.get(key, ())
         if not agents and key.count("/") == 1:  # "delegate to `security/triage-agent`": plugin/name
             key = key.replace("/", ":")

@@ -85,12 +85,32 @@ _AS_SUBAGENTS = lazy.compile(
     + r"\b",
     re.IGNORECASE,
 )
+# "dispatch plan and execute as background agents": agents of a kind that only a spawn makes
+_AS_AGENTS = lazy.compile(
+    r"\bas\s+(?:an?\s+)?(?:separate|parallel|background|independent|individual|concurrent|fresh)"
+    rf"\s+{CORE_NOUN}\b" + COMPOUND_HEAD,
+    re.IGNORECASE,
+)
+# After a strong verb, an agent by an id that ends in "agent": "Launch 1 web-search-agent"; not
+# "start the ssh-agent" (vocabulary.OTHER_AGENTS)
+_ID_AGENT = lazy.compile(
+    r"^\s*(?:(?:a|an|one|the|\d+)\s+)?"
+    rf"(?!{vocabulary.alternation(vocabulary.OTHER_AGENTS)}-)"
+    r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*-(?:sub-?)?agents?\b(?![-\w])" + NOT_AN_AGENT_AFTER,
+    re.IGNORECASE,
+)
+# "consult a registered tax agent": a person, or other software (vocabulary.OTHER_AGENTS)
+_OTHER_AGENT = lazy.compile(
+    rf"\b{vocabulary.alternation(vocabulary.OTHER_AGENTS)}\s+{CORE_NOUN}\b", re.IGNORECASE
+)
 # After a strong verb, agents with any words that describe them, or none: "spawn subagents in
 # order", "Dispatch specialized agents", "Launch the reviewers concurrently", "delegate to
 # sub-agents", "Spawn the appropriate fully qualified subagent".
 _DESCRIBED = lazy.compile(
     r"^\s*(?:(?:to\s+)?(?:the|a|an|all|any|each|both)\s+|to\s+)?"
-    r"(?:(?!(?:and|or|nor|than|as|like|of|from|if|when|to|the|a|an|this|that|its|their)\s)[\w`-]+\s+){0,4}?"
+    # (a relative clause ends the object: "Launch a discussion where specialist agents respond")
+    r"(?:(?!(?:and|or|nor|than|as|like|of|from|if|when|where|which|who|to|the|a|an|this|that|its|their)\s)"
+    r"[\w`-]+\s+){0,4}?"
     r"(?:to\s+(?:(?:the|a|an)\s+)?)?"  # "Delegate the work to sub-agents"
     rf"\(?(?:{CORE_NOUN}|(?:reviewer|critic|worker)s)\b" + COMPOUND_HEAD,
     re.IGNORECASE,
@@ -158,12 +178,12 @@ def sentence_spawns(text: str) -> list[ProseSpawn]:
         inside_bold = text.count("**", 0, verb.start) % 2 == 1
         plain = rest[:160] if inside_bold else _EMPHASIS.sub("", rest[:160])
         clause = re.split(r"[.;:!?]\s", plain, maxsplit=1)[0]
-        if verb.strong and _AS_SUBAGENTS.search(clause):
+        if verb.strong and (_AS_SUBAGENTS.search(clause) or _AS_AGENTS.search(clause)):
             return [ProseSpawn(Form.F6, verb.start, None, 0, None, 0)]  # "dispatch them as sub-agents"
         # a feature list names its agent: "- Delegates execution to a specific agent"
         generic = None if verb.listed else (_GENERIC.search(clause) or _OR_A_SUBAGENT.search(clause))
         if generic is None and verb.strong and not verb.listed:
-            generic = _A_ROLE.search(clause) or _SUBTASKS.search(clause)
+            generic = _A_ROLE.search(clause) or _SUBTASKS.search(clause) or _ID_AGENT.search(clause)
         if generic is None and word == vocabulary.TASK_SPAWN_VERB and not verb.listed:
             generic = _TASKS.search(clause)
         if generic is None and verb.strong and not verb.listed:
@@ -176,7 +196,11 @@ def sentence_spawns(text: str) -> list[ProseSpawn]:
             generic = (_DESCRIBED if verb.strong else _SPAWNED).search(clause)
             if generic and not governed(clause[: generic.start()] + generic.group(0).rsplit(None, 1)[0]):
                 generic = None
-        if generic and (_HARNESS.search(generic.group(0)) or _HARNESS_NEXT.match(clause, generic.end())):
+        if generic and (
+            _HARNESS.search(generic.group(0))
+            or _HARNESS_NEXT.match(clause, generic.end())
+            or _OTHER_AGENT.search(generic.group(0))
+        ):
             generic = None  # "Spawn a new Claude Code agent in a separate terminal window"
         if (
             generic
@@ -555,8 +579,15 @@ EXAMPLES = FormExamples(
         "Usually spawn two reviewer agents, one per module.",  # an adverb first: still an instruction
         "You should usually delegate the review to a fresh subagent.",  # after a modal: one too
         "Instead of vector search → use the Explore agent for conceptual exploration.",  # the replacement
+        "Launch 1 web-search-agent (background) with this prompt:",  # an id that ends in "agent"
+        "Then dispatch plan and execute as background agents and wait for both.",
     ),
     invalid=(
+        "For tax-specific decisions, consult a registered tax agent.",  # a person
+        "Start the ssh-agent before the first push.",  # other software
+        "Launch a new TeamCity build agent for the nightly job.",
+        "Invoke the creating-subagents skill explicitly.",  # an id that ends in "agents": a skill
+        "Launch a multi-persona discussion where specialist agents respond in character.",
         "This work should not be delegated to a subagent.",
         "Tasks are delegated to agents by the scheduler.",  # no article: what some engine does
         "Every decision a skill declines is delegated to the agent's priors.",
@@ -690,6 +721,11 @@ _AFTER_STRONG = lazy.compile(
     # an id with a hyphen or a colon, in any case ("launch Code-Smith": agents of one public plugin)
     r"(?P<marked>`@?[^`\s]{2,60}`|\*\*[^*\n]{2,60}\*\*|@?[A-Za-z][\w.]*(?:[-:][\w.]+)+))" + NOT_AN_AGENT_AFTER
 )
+# "Delegate the bulk aggregation to @fit:data-cruncher": the agent after "to", not the work
+_TO_A_NAME = lazy.compile(
+    r"^(?:\s+[\w-]+){0,5}?\s+to\s+(?:the\s+)?(?P<marked>`@?[^`\s]{2,60}`|\*\*[^*\n]{2,60}\*\*"
+    r"|@[A-Za-z][\w.:-]*\w|[A-Za-z][\w.]*(?:[-:][\w.]+)+)" + NOT_AN_AGENT_AFTER
+)
 _BEFORE_NOUN = lazy.compile(
     rf"^\s+(?:(?:to|with|on)\s+)?(?:(?:the|our|your|a|an)\s+)?{_NAME}\s+(?:sub-?)?(?:agent|teammate)\b(?![-\w])",
     re.IGNORECASE,
@@ -758,8 +794,10 @@ def mentions(text: str) -> list[ProseSpawn]:
         if verb.word in IMPERATIVE_ONLY and text[: verb.start].strip(" *-#>0123456789.)"):
             continue
         rest = text[verb.end : verb.end + 160]
-        if verb.strong:
-            patterns: tuple[re.Pattern[str], ...] = (_AFTER_STRONG, _BEFORE_NOUN)
+        if verb.word in _TO_AN_AGENT_WORDS:
+            patterns: tuple[re.Pattern[str], ...] = (_TO_A_NAME, _AFTER_STRONG, _BEFORE_NOUN)
+        elif verb.strong:
+            patterns = (_AFTER_STRONG, _BEFORE_NOUN)
         else:
             patterns = (_BEFORE_NOUN,)
         m = next((hit for p in patterns if (hit := p.match(rest))), None)

@@ -29,7 +29,9 @@ from spawnlint.parse.text import CODE_SPAN, Block, FormExamples, RawSite
 _NAMED_NOT_AN_AGENT = lazy.compile(
     r"\s+(?:the\s+)?(?:\*\*)?`[^`\n]+`(?:\*\*)?\s+(?:skill|command|subcommand|script|tool|cli|workflow|hook|mcp)s?\b"
     # "invoke `docs:micro` with:": one target named, and the list is what it is given
-    r"|\s+(?:the\s+)?(?:\*\*)?`[^`\n]+`(?:\*\*)?(?:\s+(?:sub-?)?agent)?\s+with\b[^.;:\n]{0,40}:\s*$",
+    r"|\s+(?:the\s+)?(?:\*\*)?`[^`\n]+`(?:\*\*)?(?:\s+(?:sub-?)?agent)?\s+with\b[^.;:\n]{0,40}:\s*$"
+    # "Invoke Monitor tool with all 4 required params:": another tool, the list its parameters
+    r"|\s+(?:the\s+)?(?:\*\*)?(?-i:(?!(?:Agent|Task)\b)[A-Z][\w-]*)(?:\*\*)?\s+tool\b",
     re.IGNORECASE,
 )
 
@@ -242,6 +244,7 @@ EXAMPLES = FormExamples(
     Form.F7,
     valid=(
         "Spawn these agents in parallel:\n\n- **security-auditor**\n- **code-reviewer**\n",
+        "Dispatch with the Agent tool:\n\n- **security-auditor**\n- **code-reviewer**\n",
         "以下の専門エージェントを並行または順次実行してレビューを収集：\n\n"
         "- @agent-review-srp-reviewer による評価\n- @agent-review-kiss-reviewer による評価\n",
     ),
@@ -255,6 +258,8 @@ EXAMPLES = FormExamples(
         "- `story` → `docs:plan-story`\n- `arc` → `docs:plan-arc`\n",
         "When the user picks one, invoke `docs:micro` with:\n\n"
         "- `topic` = the node's label\n- `level` = its level\n",
+        "Invoke Monitor tool with all 4 required params:\n\n"
+        "- `command`: the constructed command\n- `persistent`: true\n",  # another tool's parameters
     ),
 )
 

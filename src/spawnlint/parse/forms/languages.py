@@ -1,5 +1,5 @@
 """F6 in other languages (vocabulary.LANGUAGES: Japanese, Korean, Chinese, German, Spanish,
-French, Portuguese): a verb and, in its clause, a sub-agent noun or an agent noun beside an agent of
+French, Portuguese, Russian): a verb and, in its clause, a sub-agent noun or an agent noun beside an agent of
 a known shape — "`x` エージェントを起動する", "派一个只读 subagent", `Lanza el subagente` — and the
 lead of an F7 list in those languages. Each language reads as it writes: no word boundaries in
 CJK, the verb last with an object particle in Japanese and Korean."""
@@ -742,5 +742,20 @@ EXAMPLES = (
         Form.F6,
         valid=("Inicie o agente `shop:critic`.", "Delegue a busca a um subagente."),
         invalid=("Não inicie o subagente.", "Inicie o servidor do agente de usuário."),
+    ),
+    FormExamples(
+        Form.F6,
+        valid=(
+            "Делегировать агенту `quality-auditor` полный разбор.",
+            "Запусти субагента для анализа структуры.",
+            "Запустите субагентов параллельно, по одному на модуль.",
+            "Используйте агента **shop:critic** для ревью.",
+        ),
+        invalid=(
+            "Не запускай субагента для этой задачи.",
+            "Никогда не делегируй агенту `quality-auditor`.",
+            "Запусти сервер и проверь агента сборки.",
+            "Агенты TeamCity собирают проект.",
+        ),
     ),
 )

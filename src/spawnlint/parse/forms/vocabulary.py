@@ -62,6 +62,14 @@ HARNESSES = ("claude code", "codex", "gemini", "cursor", "opencode", "copilot", 
 # ... and the words that make any agent noun one ("a headless worker", "an OpenAI Agent SDK agent")
 HARNESS_WORDS = (*HARNESSES, "process", "headless", "sdk")
 
+# Agents that are people or other software, by the word right before the noun: "consult a
+# registered tax agent", "the ssh agent", "TeamCity build agents" are never subagents
+OTHER_AGENTS = (
+    *("tax", "travel", "estate", "insurance", "registered", "licensed", "human", "fbi", "secret"),
+    *("booking", "shipping", "talent", "literary", "patent", "escrow", "press"),
+    *("ssh", "gpg", "launchd", "user", "build", "jenkins", "teamcity", "buildkite"),
+)
+
 # Agent nouns (each also read in the plural). The core ones name an agent in any sentence
 # ("two parallel agents"); the role nouns only as the object of a spawn verb.
 CORE_AGENT_NOUNS = ("sub(-)agent", "agent", "teammate")
@@ -564,6 +572,21 @@ LANGUAGES = (
         agent_nouns=("agente(s)",),
         negations=("não", "nunca", "jamais"),
         parallel=("em paralelo",),
+    ),
+    Language(
+        "ru",
+        verbs=(
+            *("запусти", "запустите", "запустить", "запускай", "запускайте", "запускать"),
+            *("делегируй", "делегируйте", "делегировать", "поручи", "поручите", "поручить"),
+            *("передай", "передайте", "передать", "вызови", "вызовите", "вызвать"),
+            *("используй", "используйте", "использовать"),
+        ),
+        # every case of the noun: субагент, субагента, субагенту, субагентом, субагенты, ...
+        subagent_nouns=("субагент*", "суб-агент*", "сабагент*", "под-агент*", "подагент*"),
+        agent_nouns=("агент*",),
+        negations=("не", "никогда", "нельзя"),
+        parallel=("параллельно",),
+        weak_verbs=("используй", "используйте", "использовать"),
     ),
 )
 
