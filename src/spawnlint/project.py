@@ -560,7 +560,26 @@ def _unit_ids(discovery: Discovery, parsed: Mapping[str, ParsedFile], settings: 
     for unit, members in skills.items():
         for path in set(members) - _loaded(unit, members, parsed):
             del out[path]
+        followed = {
+            posixpath.basename(ref).lower()
+            for path in members
+            if path in parsed
+            for _, _, ref in parsed[path].followed
+        }
+        for path in members:
+            if path in out and _template(unit, path) and posixpath.basename(path).lower() not in followed:
+                del out[path]
     return out
+
+
+def _template(folder: str, path: str) -> bool:
+    """A file of a skill that holds what the skill writes, not what it does: in a `templates/`
+    folder of the skill (`templates/output-template.md`, `templates/command.md`). A spawn there is
+    the text of a command or report being made ("Fill in `templates/x.md` and write it"), unless
+    the skill says to follow the file; the labelled corpus (over 5,000 units) has no spawning skill
+    whose spawn stands in such a file. SL1xx still read it."""
+    parts = path[len(folder) + 1 :].lower().split("/")
+    return any(p in ("templates", "template") for p in parts[:-1])
 
 
 def _loaded(folder: str, members: list[str], parsed: Mapping[str, ParsedFile]) -> set[str]:

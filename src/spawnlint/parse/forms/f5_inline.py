@@ -47,7 +47,10 @@ _SPAN_CALL = lazy.compile(
     r"^\s*(?:(?:Task|Agent)\s*(?::|\()\s*)?(?P<args>[a-z_]+\s*[=:].*?)\)?\s*$", re.DOTALL
 )
 _FORBID = lazy.compile(rf"\b{vocabulary.alternation(vocabulary.FORBIDDING_A_PARAMETER)}\b", re.IGNORECASE)
-_CONSTRUCTOR = lazy.compile(r"\bnew\s+(?:Agent|Task)\s*\(")
+# Code, not a sentence: an object built (`new Agent(`), or a call kept in a variable (`agent =
+# Agent(name=..., system_instruction=...)`, Google ADK in a docstring). F1 reads calls; one it
+# finds to be another framework's is no spawn in any form.
+_CONSTRUCTOR = lazy.compile(r"\bnew\s+(?:Agent|Task)\s*\(|\b\w+\s*=\s*(?:Agent|Task)\s*\(")
 
 # The trigger reads the name's shapes with the same pieces: `name: x` opening a code span,
 # `` `name` set to `x` ``, and a bare `name: x` in a paragraph that names Agent or Task.
@@ -221,6 +224,9 @@ EXAMPLES = FormExamples(
         "Never pass `name` to the Agent tool: a named spawn runs as an `in_process_teammate`.",
         # a call forbidden, in the clause before its parameters
         'Do NOT call the `Agent` tool with `subagent_type: "docs:deep-dive"` -- it is a skill.',
+        # another framework's agent, built and kept (Google ADK in a docstring)
+        'from google.adk.agents import Agent\n\nagent = Agent(\n    name="voice-assistant",\n'
+        '    system_instruction="You are a helpful voice assistant."\n)',
     ),
 )
 

@@ -40,7 +40,8 @@ from spawnlint.parse.text import LIST_ITEM, FormExamples, RawSite
 _GENERIC = lazy.compile(
     # (no word of a clause of its own before them: "Use this skill when an upstream agent exits")
     # (nor "against" or "about": "Run this audit against all plugin agents" names what it checks)
-    r"^\s*(?:(?!(?:not|no|never|without|when|whenever|if|once|while|after|before|until|unless|against|about)\s)"
+    # (nor "by": "run by an agent" names who runs it, a passive)
+    r"^\s*(?:(?!(?:not|no|never|without|when|whenever|if|once|while|after|before|until|unless|against|about|by)\s)"
     r"\S+\s+){0,3}?"
     r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+\+?"
     r"(?:\s*[-–]\s*\d+)?|several|multiple|parallel|new|fresh|separate|dedicated|additional|another|both|all|these"
@@ -581,8 +582,17 @@ EXAMPLES = FormExamples(
         "Instead of vector search → use the Explore agent for conceptual exploration.",  # the replacement
         "Launch 1 web-search-agent (background) with this prompt:",  # an id that ends in "agent"
         "Then dispatch plan and execute as background agents and wait for both.",
+        # arrows inside parentheses name the agent's own steps, not a diagram
+        "Invoke the content-manager agent to run the workflow (research → outline → draft → publish).",
     ),
     invalid=(
+        # a condition that supposes something able to spawn; a tool's row; who runs a CLI
+        "When the smoke target can spawn subagents or worktrees, the checkout must hold it all.",
+        "| **Task** | Spawn subagents |",
+        "When stdout is not a TTY (piped to a process, run by an agent, or in CI), print plain text.",
+        '> "My workflow at the end of a feature: Launch review subagents."',  # someone quoted
+        "The bridge needs to dispatch an arbitrary reviewer instruction body against the paths.",
+        "Main chat → dev-delegate (spawn agents) → Task agent → follows dev-tdd",  # a diagram
         "For tax-specific decisions, consult a registered tax agent.",  # a person
         "Start the ssh-agent before the first push.",  # other software
         "Launch a new TeamCity build agent for the nightly job.",
@@ -793,13 +803,21 @@ def mentions(text: str) -> list[ProseSpawn]:
     for verb in sorted(_instruction_verbs(text) + _describing_verbs(text)):
         if verb.word in IMPERATIVE_ONLY and text[: verb.start].strip(" *-#>0123456789.)"):
             continue
-        rest = text[verb.end : verb.end + 160]
+        # "**Fan out** one `researcher` per facet": the verb in bold, its object after the bold
+        end = (
+            verb.end + 2
+            if text.startswith("**", verb.end) and text.endswith("**", 0, verb.start)
+            else verb.end
+        )
+        rest = text[end : end + 160]
         if verb.word in _TO_AN_AGENT_WORDS:
             patterns: tuple[re.Pattern[str], ...] = (_TO_A_NAME, _AFTER_STRONG, _BEFORE_NOUN)
         elif verb.strong:
             patterns = (_AFTER_STRONG, _BEFORE_NOUN)
         else:
             patterns = (_BEFORE_NOUN,)
+        if verb.strong and not verb.describing and ":" in rest:
+            found.extend(_plugin_ids(rest, verb.start, end))
         m = next((hit for p in patterns if (hit := p.match(rest))), None)
         if m is None:
             continue
@@ -810,21 +828,41 @@ def mentions(text: str) -> list[ProseSpawn]:
         if not name or name.lower() in _NOT_A_NAME or code_like(name):
             continue  # "Launch WebSearch": a tool
         group = next(k for k in ("name", "plain", "marked") if m.groupdict().get(k))
-        at = verb.end + m.start(group) + len(raw) - len(raw.lstrip("`*@"))
-        found.append(ProseSpawn(Form.F6, verb.start, name, at, None, 0))
+        at = end + m.start(group) + len(raw) - len(raw.lstrip("`*@"))
+        if not any(f.target == name for f in found):
+            found.append(ProseSpawn(Form.F6, verb.start, name, at, None, 0))
         if len(found) >= 3:
             break
-    return found or languages.foreign_mentions(text)
+    return found[:3] or languages.foreign_mentions(text)
+
+
+# "dispatch the work down the chain `web-dev:web-developer if installed → inline`": an agent of a
+# plugin by its full id, further on in the clause of a strong verb (a candidate, as every mention)
+_PLUGIN_ID = lazy.compile(r"(?<![\w/.:@-])@?(?P<name>[a-z][a-z0-9-]*:[a-z][a-z0-9-]*)(?![\w:/.-])")
+_CLAUSE_END = lazy.compile(r"[.;!?](?:\s|$)|\n\s*\n")
+
+
+def _plugin_ids(rest: str, verb_start: int, base: int) -> list[ProseSpawn]:
+    """The `plugin:agent` ids in the clause `rest` (which starts at offset `base`)."""
+    stop = _CLAUSE_END.search(rest)
+    clause = rest[: stop.start() if stop else len(rest)]
+    return [
+        ProseSpawn(Form.F6, verb_start, m.group("name"), base + m.start("name"), None, 0)
+        for m in _PLUGIN_ID.finditer(clause)
+    ][:3]
 
 
 def _strong_then_word(text: str, low: str, paragraphs: Paragraphs) -> bool:
-    """A strong verb followed by a name as `mentions` reads one: what VERB_TRIGGER may not let by."""
-    return _STRONG_THEN_WORD.search(text) is not None
+    """A strong verb followed by a name as `mentions` reads one, or with an agent of a plugin by
+    its full id further on: what VERB_TRIGGER may not let by."""
+    return _STRONG_THEN_WORD.search(text) is not None or (":" in text and _PLUGIN_ID.search(text) is not None)
 
 
 _STRONG_WORDS = vocabulary.alternation((*vocabulary.STRONG_VERBS, *vocabulary.PHRASAL_VERBS))
 # a strong verb (any form) and what `mentions` reads after it, with the pattern it reads it with
-_STRONG_THEN_WORD = lazy.compile(rf"(?i:(?<![\w`/:-]){_STRONG_WORDS}(?:e?s)?)" + _AFTER_STRONG.pattern[1:])
+_STRONG_THEN_WORD = lazy.compile(
+    rf"(?i:(?<![\w`/:-]){_STRONG_WORDS}(?:e?s)?)(?:\*\*)?" + _AFTER_STRONG.pattern[1:]
+)
 
 
 def _describes(text: str, low: str, paragraphs: Paragraphs) -> bool:

@@ -84,7 +84,8 @@ COMPOUND_HEAD = (
     r"|descriptions?|\.md|teams?|dispatch\w*|calls?|runs?|outputs?|results?|reports?|sessions?"
     r"|execution|runtimes?|time|times|speed|loops?|framework|mode|behaviou?r"
     r"|workflows?|patterns?|architectures?|systems?|approach|strateg(?:y|ies)|orchestration|support"
-    r"|contexts?|windows?|panes?)\b)"  # "subagent context": a context, not an agent; "agent windows" (tmux)
+    # "subagent context": a context, not an agent; "agent windows" (tmux); "reviewer instruction body"
+    r"|contexts?|windows?|panes?|instructions?|bod(?:y|ies))\b)"
 )
 _PLAIN_REF = re.compile(  # eager: `m.re is _PLAIN_REF`
     rf"\b(?:(?:the|an?|one|two|three|four|five|\d+|all|both)\s+)?"
@@ -230,6 +231,7 @@ def is_instruction(text: str, verb: re.Match[str]) -> bool:
         or _PROGRESSIVE.search(before)
         or _ENABLED.search(before)
         or _CAPABLE.search(before)
+        or _CAN_IN_A_CONDITION.search(before)
     )
 
 
@@ -292,6 +294,14 @@ _CAPABLE = lazy.compile(
     r"\s+(?:can|could|might)\s+(?:also\s+)?$",
     re.IGNORECASE,
 )
+# "When the smoke target can spawn subagents or task worktrees, the sandbox matters": what a
+# condition supposes something able to do (a comma after it, then the instruction: "If you can,
+# spawn one" instructs)
+_CAN_IN_A_CONDITION = lazy.compile(
+    r"(?:^|[.!?]\s)[\s>*_#-]*(?:\d+[.)]\s+)?(?:when|whenever|if|once|while|unless|until|where)\s+"
+    r"[^,;:.!?()]{1,60}?(?<!\byou)(?<!\bwe)\s(?:can|could|might|will|would)\s+(?:also\s+)?$",
+    re.IGNORECASE,
+)
 # "Tell Claude to create an agent team": what the user says to Claude (a guide for the user)
 _TOLD_TO_CLAUDE = lazy.compile(r"\b(?:tell|ask|instruct|prompt)\s+claude(?:\s+code)?\s+to\s+$", re.IGNORECASE)
 # "Verify that the lead is using the Agent tool to spawn teammates": what someone is doing
@@ -311,6 +321,7 @@ _COMMAND_ITEM = lazy.compile(
     r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*)?`[^`\n]+`(?:\*\*)?\s*(?:—|–|--|-|:)"
     r"|^\s*(?:[-*+]\s+|\d+[.)]\s+)?\*\*/[\w:.-]+[^*\n]*\*\*\s*(?:—|–|--|-|:)"  # "- **/a2a-loop** - Start ..."
     r"|^\s*\|\s*(?:\*\*)?`[^`\n]+`(?:\*\*)?\s*\|"  # a table row about a field: "| `agent` | Delegate to ..."
+    r"|^\s*\|\s*\*\*(?:Agent|Task)\*\*\s*\|"  # a table of tools: "| **Task** | Spawn subagents |"
 )
 
 
@@ -451,11 +462,23 @@ def no_instruction(text: str) -> bool:
     """A sentence that instructs no one, whatever verbs it holds: a line of an example dialogue
     (`assistant: I'll launch the x agent`), a flow diagram ("1.Setup → 2.Spawn Team → 3.Review"),
     or an item saying what a slash command does ("- `/x:diagnose` — Launch the diagnostic agent")."""
-    return (
-        _DIALOGUE.match(text) is not None
-        or len(re.findall(r"→|->|⇒", text)) >= 2
-        or _COMMAND_ITEM.match(text) is not None
-    )
+    return _DIALOGUE.match(text) is not None or _flow_diagram(text) or _COMMAND_ITEM.match(text) is not None
+
+
+_ARROW = lazy.compile(r"→|->|⇒")
+
+
+def _flow_diagram(text: str) -> bool:
+    """Steps joined by arrows ("1.Setup → 2.Spawn Team → 3.Review") outside parentheses, or a
+    diagram drawn with box lines; not a sentence that names a chain of two arrows after a clause
+    of its own ("dispatch the work down the chain `a if installed → b if installed → inline`")."""
+    if _BOX_LINES.search(text):
+        return True
+    arrows = _ARROW.split(_ASIDE.sub("", text), maxsplit=3)  # not "(research → outline → draft)"
+    return len(arrows) == 4 or (len(arrows) == 3 and len(arrows[0].split()) <= 6)
+
+
+_BOX_LINES = lazy.compile(r"[─━│┃┌┐└┘├┤┬┴┼]{2}|[┌└├]─")
 
 
 # The Agent/Task tool named in a sentence (the lead of F4's parameter bullets, an F5 sentence).

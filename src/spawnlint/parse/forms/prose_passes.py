@@ -5,6 +5,7 @@ YAML lines of a fence and the no-name rule sentence itself spawn nothing."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 
@@ -73,6 +74,8 @@ def _sentences(doc: Doc, claims: Claims) -> Found:
         example_after = block.kind == "paragraph" and _introduces_an_example(lines, block)
         if block.kind == "paragraph" and _done_by_another(lines, block.start):
             continue  # "After this command completes, the workflow engine will:" and its steps
+        if block.kind == "paragraph" and _QUOTATION.match(doc.text(block)):
+            continue  # > "My workflow at the end of a run: Launch review subagents." (someone's words)
         for sentence in block_sentences(doc.structure, block):
             if example_after and sentence.end_line == block.end:
                 continue  # "Launch plugin agents for complex tasks:" and an example command file
@@ -90,6 +93,12 @@ def _sentences(doc: Doc, claims: Claims) -> Found:
     return Found(tuple(sites))
 
 
+# A blockquote that is all one quotation, perhaps with its source after it: words quoted, not said
+_QUOTATION = lazy.compile(
+    r"\s*>\s*[\"“](?:[^\"“”]|\n\s*>\s*)*[\"”]\s*(?:(?:\n\s*>)?\s*[—–-]{1,2}\s*[^\n]{0,80})?\s*$"
+)
+
+
 def _sentence_sites(
     sentence: Sentence,
     block: Block,
@@ -99,12 +108,26 @@ def _sentence_sites(
 ) -> list[RawSite]:
     if any(j - 1 in skip for j in range(sentence.line, sentence.end_line + 1)):
         return []
-    if is_rule_sentence(sentence.text, require_mechanism=False):
-        return []  # the no-name rule itself ("spawn agents without `name`") is no spawn
-    found = _sites(sentence, sentence_spawns(sentence.text, forms), block)
-    if not found and may_name and not no_instruction(sentence.text):
-        found = _sites(sentence, f6_prose.mentions(sentence.text), block, candidate=True)
-    return found
+    which = tuple(form in forms for form in SENTENCE_FORMS)  # forms are some of SENTENCE_FORMS
+    spawns, candidates = _read_sentence(sentence.text, which, may_name)
+    return _sites(sentence, list(spawns), block, candidate=candidates)
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _read_sentence(text: str, which: tuple[bool, ...], may_name: bool) -> tuple[tuple[ProseSpawn, ...], bool]:
+    """What a sentence spawns (read by the SENTENCE_FORMS `which` marks), and whether those are
+    candidates (agents named plainly). A function of its words alone, so read once however often
+    the words recur: boilerplate repeats across a repository's commands (a quarter to two fifths of
+    the sentences of three public repositories were read before in the same run)."""
+    forms = tuple(form for form, on in zip(SENTENCE_FORMS, which, strict=True) if on)
+    if is_rule_sentence(text, require_mechanism=False):
+        return (), False  # the no-name rule itself ("spawn agents without `name`") is no spawn
+    found = sentence_spawns(text, forms)
+    if found:
+        return tuple(found), False
+    if may_name and not no_instruction(text):
+        return tuple(f6_prose.mentions(text)), True
+    return (), False
 
 
 # A prompt written in XML-like tags: `<step id="1">`, `<action>Launch the x agent.</action>`. Markdown
@@ -114,12 +137,25 @@ _XML_TAG = lazy.compile(r"</?[A-Za-z][\w.:-]*(?:\s[^<>\n]*)?/?>")
 _NOT_PROSE_HTML = lazy.compile(r"\s*<(?:!|\?|script\b|style\b|pre\b|textarea\b)", re.IGNORECASE)
 
 
+# A code block that opens with a sentence: steps indented four spaces under a list item that
+# markdown closed early (a line of a fence inside it indented less), which the model reads as text
+# (five words of letters first, and a sentence's full stop at the end of a line: not an output
+# sample such as "Level 0: tasks 01-08 — DELEGATE, 6 agents")
+_SENTENCE_OPENING = lazy.compile(
+    r"\s*(?:\d+[.)]\s+|[-*]\s+)?(?:\*\*)?[A-Z][a-z]+(?:\*\*)?,?(?:\s+[A-Za-z][a-z'-]*,?){4}"
+)
+_FULL_STOP = lazy.compile(r"[a-z)`*][.!]\s*$", re.MULTILINE)
+_FENCE_MARK = lazy.compile(r"\s*(?:`{3,}|~{3,})")
+
+
 def _xml_prose(doc: Doc) -> dict[Block, list[str]]:
-    """The HTML blocks of a prompt written in tags, and the code blocks indented under a tag, each
-    as its lines with the tags blanked out (the columns kept)."""
+    """The HTML blocks of a prompt written in tags, the code blocks indented under a tag, and the
+    code blocks that open with a sentence, each as its lines with the tags blanked out (the columns
+    kept; in a block of sentences, what its own fences hold is blanked too)."""
     lines = doc.lines
     found: dict[Block, list[str]] = {}
     for block in doc.structure.blocks:
+        sentences = False
         if block.kind == "html":
             if _NOT_PROSE_HTML.match(lines[block.start]):
                 continue
@@ -130,12 +166,23 @@ def _xml_prose(doc: Doc) -> dict[Block, list[str]]:
                 (first.startswith("<") and _XML_TAG.match(first))
                 or (above is not None and _XML_TAG.fullmatch(lines[above].strip()))
             ):
-                continue
+                text = "\n".join(lines[block.start : block.end])
+                if not (_SENTENCE_OPENING.match(first) and _FULL_STOP.search(text)):
+                    continue
+                sentences = True
         else:
             continue
-        found[block] = [
+        blanked = [
             _XML_TAG.sub(lambda m: " " * len(m.group()), lines[j]) for j in range(block.start, block.end)
         ]
+        if sentences:
+            inside = False
+            for i, line in enumerate(blanked):
+                fence = _FENCE_MARK.match(line) is not None
+                if fence or inside:
+                    blanked[i] = ""
+                inside ^= fence
+        found[block] = blanked
     return found
 
 
