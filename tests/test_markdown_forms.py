@@ -542,3 +542,11 @@ def test_a_pointer_under_an_out_of_scope_heading_is_not_a_site() -> None:
     text = "## Out of Scope\n\n- Exhaustive greps (use the `completeness-checker` agent).\n"
     assert sites(text) == []
     assert sites(text.replace("Out of Scope", "Steps")) != []
+
+
+def test_named_before_a_noun_phrase_gives_no_name() -> None:
+    # "named taste anchors": an adjective before a noun phrase (round 24, a design skill); a name
+    # stands before a joiner, a preposition or a verb
+    text = "Dispatch one Explore agent per direction (post-minimalism vs Fluent, or named taste anchors).\n"
+    assert sites(text) == [("F6", 1, None, "Explore")]
+    assert sites("Spawn a teammate named alpha to review the diff.\n") == [("F6", 1, "alpha", None)]

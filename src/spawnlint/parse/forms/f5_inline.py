@@ -107,8 +107,10 @@ def _in_block(lines: list[str], block: Block) -> tuple[list[RawSite], set[int]]:
         mentions_spawn = last_spawn_mention(sentence.text) is not None
         if not mentions_spawn and not ({"name", "prompt", "description"} & keys):
             continue  # "Why `subagent_type: "default"`?" explains a spawn; it is not one
-        if "subagent_type" not in keys and not ("name" in keys and mentions_spawn):
-            continue
+        if "subagent_type" not in keys and not (
+            "name" in keys and mentions_spawn and _names_a_spawn(sentence.text)
+        ):
+            continue  # "if the folder is `research/` but `name: x`, users must type `/x` to invoke it"
         if is_rule_sentence(sentence.text) or _CONSTRUCTOR.search(sentence.text):
             continue  # `new Agent({ name: ... })` builds an agent of another framework
         if _forbidden(sentence.text):
@@ -123,6 +125,18 @@ def _in_block(lines: list[str], block: Block) -> tuple[list[RawSite], set[int]]:
         sites.append(RawSite(Form.F5, sentence.line - 1, sentence.column, tool, params, block, confidence))
         claimed.update(range(sentence.line - 1, sentence.end_line))
     return sites, claimed
+
+
+def _names_a_spawn(text: str) -> bool:
+    """A `name` alone is a spawn's where the sentence names the tool or an agent, or tells to
+    spawn with a strong verb that is not a slash command's ("type `/x` to invoke it")."""
+    if tool_in(text) is not None or _AGENT_WORD.search(text):
+        return True
+    return _BY_SLASH_COMMAND.search(text) is None
+
+
+_AGENT_WORD = lazy.compile(r"\b(?:sub-?)?agents?\b|\bteammates?\b", re.IGNORECASE)
+_BY_SLASH_COMMAND = lazy.compile(r"`/[\w:.-]+`[^.;:`]{0,40}\b(?:to\s+)?invoke\b", re.IGNORECASE)
 
 
 def _forbidden(text: str) -> bool:
@@ -224,6 +238,8 @@ EXAMPLES = FormExamples(
         "Never pass `name` to the Agent tool: a named spawn runs as an `in_process_teammate`.",
         # a call forbidden, in the clause before its parameters
         'Do NOT call the `Agent` tool with `subagent_type: "docs:deep-dive"` -- it is a skill.',
+        # a skill's `name` field, invoked by its slash command
+        "If the folder is `docs/` but `name: research-docs`, type `/research-docs` to invoke it.",
         # another framework's agent, built and kept (Google ADK in a docstring)
         'from google.adk.agents import Agent\n\nagent = Agent(\n    name="voice-assistant",\n'
         '    system_instruction="You are a helpful voice assistant."\n)',

@@ -596,6 +596,8 @@ EXAMPLES = (
         Form.F6,
         valid=(
             "各調査項目について `mgzl:budgeted-investigator` エージェントを Agent ツールで起動する。",
+            # "──" is a dash in Japanese prose, not a diagram's line
+            "subagent はプラグイン同梱の役割 agent で起動する ── 以降 `inspector` はその役割を指す。",
             "判定結果に応じて `@test-implementer` サブエージェントを起動して修正する。",
             "`@implementation-plan-creator-lite` エージェントを利用する。",
             "ビルド・テストは必ずサブエージェントで実行。",

@@ -425,6 +425,15 @@ def teammate_names(text: str, after: int = 0) -> list[tuple[str, int]]:
     return []
 
 
+# After a plain word, another that makes it part of a noun phrase ("named taste anchors"); a
+# name is followed by a joiner, a preposition, a clause or a verb ("named alpha, beta and gamma",
+# "named alpha to review", "named alpha reviewing the diff")
+_NOUN_AFTER_NAME = lazy.compile(
+    r"[ \t]+(?!(?:and|or|nor|to|with|for|from|using|of|as|who|that|which|in|on|at|by|then|each"
+    r"|is|are|was|will|should|must|can|may|via|per|under|into|plus|while|when|if|so)\b)[a-z]+(?<!ing)\b(?![-:`])"
+)
+
+
 def _name_list(text: str, at: int, marked_only: bool = False) -> list[tuple[str, int]]:
     """`a`, `b` and `c` (all marked) or alpha, beta and gamma (all plain)."""
     names: list[tuple[str, int]] = []
@@ -441,8 +450,11 @@ def _name_list(text: str, at: int, marked_only: bool = False) -> list[tuple[str,
         plain = is_plain
         if value.lower() in NOT_AN_AGENT or (is_plain and value.lower() in _PLAIN_STOP):
             break
-        if is_plain and re.match(rf"\s+{AGENT_NOUN}\b", text[token.end() :], re.IGNORECASE):
-            break  # "a named review agent": an adjective, not a name
+        if is_plain and (
+            re.match(rf"\s+{AGENT_NOUN}\b", text[token.end() :], re.IGNORECASE)
+            or _NOUN_AFTER_NAME.match(text, token.end())
+        ):
+            break  # "a named review agent", "named taste anchors": an adjective, not a name
         group = next(k for k, g in enumerate(token.groups(), start=1) if g)
         names.append((value.rstrip(".,;:"), token.start(group)))
         pos = token.end()
@@ -478,7 +490,8 @@ def _flow_diagram(text: str) -> bool:
     return len(arrows) == 4 or (len(arrows) == 3 and len(arrows[0].split()) <= 6)
 
 
-_BOX_LINES = lazy.compile(r"[─━│┃┌┐└┘├┤┬┴┼]{2}|[┌└├]─")
+# (three in a row: "──" is a dash in Japanese prose)
+_BOX_LINES = lazy.compile(r"[─━]{3}|[│┃┌┐└┘├┤┬┴┼]")
 
 
 # The Agent/Task tool named in a sentence (the lead of F4's parameter bullets, an F5 sentence).
