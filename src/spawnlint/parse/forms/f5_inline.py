@@ -10,10 +10,14 @@ from spawnlint import lazy
 from spawnlint.model import Edit, Form, Param, Sentence
 from spawnlint.parse.forms import prose_passes, removal, vocabulary
 from spawnlint.parse.forms.prose import (
+    CORE_NOUN,
     NEGATION,
     TOOL_SENTENCE_WORDS,
+    VERB_RE,
+    is_instruction,
     last_spawn_mention,
     names_the_tool,
+    strong_verb,
     tool_in,
 )
 from spawnlint.parse.forms.rule_sentence import is_rule_sentence
@@ -129,14 +133,14 @@ def _in_block(lines: list[str], block: Block) -> tuple[list[RawSite], set[int]]:
 
 def _names_a_spawn(text: str) -> bool:
     """A `name` alone is a spawn's where the sentence names the tool or an agent, or tells to
-    spawn with a strong verb that is not a slash command's ("type `/x` to invoke it")."""
+    spawn with a strong verb used as an instruction (not "type `/x` to invoke it", which a slash
+    command does: prose.is_instruction)."""
     if tool_in(text) is not None or _AGENT_WORD.search(text):
         return True
-    return _BY_SLASH_COMMAND.search(text) is None
+    return any(strong_verb(v.group(0)) and is_instruction(text, v) for v in VERB_RE.finditer(text))
 
 
-_AGENT_WORD = lazy.compile(r"\b(?:sub-?)?agents?\b|\bteammates?\b", re.IGNORECASE)
-_BY_SLASH_COMMAND = lazy.compile(r"`/[\w:.-]+`[^.;:`]{0,40}\b(?:to\s+)?invoke\b", re.IGNORECASE)
+_AGENT_WORD = lazy.compile(rf"\b{CORE_NOUN}\b", re.IGNORECASE)
 
 
 def _forbidden(text: str) -> bool:

@@ -314,8 +314,9 @@ def _describing_verbs(text: str) -> list[_Verb]:
 
 # "Delegate the actual edit to `claude-md-steward`": the agent after "to", a few words on.
 _TO_AN_AGENT_WORDS = ("delegate", "hand")  # not "send to `team-lead-2`": a message
+_TO = r"^(?:\s+[\w-]+){0,5}?\s+to\s+(?:the\s+)?"  # a few words on, then "to (the)"
 _TO_AN_AGENT = lazy.compile(
-    r"^(?:\s+[\w-]+){0,5}?\s+to\s+(?:the\s+)?(?:\*\*)?"
+    _TO + r"(?:\*\*)?"
     r"`(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)+|[a-z][\w-]*:[a-z][\w.-]*)`" + NOT_AN_AGENT_AFTER
 )
 
@@ -733,7 +734,7 @@ _AFTER_STRONG = lazy.compile(
 )
 # "Delegate the bulk aggregation to @fit:data-cruncher": the agent after "to", not the work
 _TO_A_NAME = lazy.compile(
-    r"^(?:\s+[\w-]+){0,5}?\s+to\s+(?:the\s+)?(?P<marked>`@?[^`\s]{2,60}`|\*\*[^*\n]{2,60}\*\*"
+    _TO + r"(?P<marked>`@?[^`\s]{2,60}`|\*\*[^*\n]{2,60}\*\*"
     r"|@[A-Za-z][\w.:-]*\w|[A-Za-z][\w.]*(?:[-:][\w.]+)+)" + NOT_AN_AGENT_AFTER
 )
 _BEFORE_NOUN = lazy.compile(
