@@ -343,6 +343,39 @@ def test_a_plugin_whose_folder_is_named_like_documentation_has_skills(tmp_path: 
     assert [line.split(":")[0] for line in run.lines] == ["doc/skills/adr/SKILL.md"]
 
 
+def test_a_plugin_kept_in_a_skills_folder_is_a_plugin_not_one_skill(tmp_path: Path) -> None:
+    """`skills/concept/` with its own `.claude-plugin/plugin.json`, a SKILL.md beside it and
+    commands/ and agents/ folders is a plugin root: Claude Code loads its commands and agents and
+    never the SKILL.md beside the manifest (as at the repository's root), so the agents are
+    targets and the commands are units, not one skill that swallows them."""
+    market = '{"name": "m", "owner": {"name": "o"}, "plugins": [{"name": "concept", "source": "./skills/concept"}]}'
+    spawn = '# Go\n\n```\nAgent(subagent_type: "concept:critic", name: "c1", prompt: "Go.")\n```\n'
+    root = write_project(
+        tmp_path / "proj",
+        {
+            ".claude-plugin/marketplace.json": market,
+            "skills/concept/.claude-plugin/plugin.json": '{"name": "concept"}',
+            "skills/concept/SKILL.md": "---\nname: concept\ndescription: d\n---\n# Concept\n\nRun /go.\n",
+            "skills/concept/commands/go.md": spawn,
+            "skills/concept/agents/critic.md": MUTE_AGENT,
+        },
+    )
+    assert _found(root) == [
+        "skills/concept/commands/go.md:SL101",
+        "skills/concept/commands/go.md:SL201",
+    ]
+    # A manifest that names its SKILL.md as its skill loads it, and still its commands and agents.
+    (root / "skills/concept/.claude-plugin/plugin.json").write_text(
+        '{"name": "concept", "skills": "./SKILL.md"}'
+    )
+    (root / "skills/concept/SKILL.md").write_text("# Concept\n\nDispatch two parallel reviewer subagents.\n")
+    assert _found(root) == [
+        "skills/concept/SKILL.md:SL201",
+        "skills/concept/commands/go.md:SL101",
+        "skills/concept/commands/go.md:SL201",
+    ]
+
+
 _KERNEL = "# Kernel\n\nWhen delegation helps, launch one `scout` agent per question.\n"
 _SCOUT = "---\nname: scout\ndescription: d\ntools: Read\n---\nLook.\n"
 

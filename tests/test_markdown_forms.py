@@ -269,6 +269,21 @@ def test_f7_table_of_teammates() -> None:
     ]
 
 
+def test_f7_a_phase_table_names_its_phases_not_the_spawns() -> None:
+    """A dispatch table whose rows are phases: its Name column titles the phase ("Plan Review"),
+    it is no Agent tool `name` (a false SL101 on a public orchestrator's phase table)."""
+    text = (
+        "Dispatch each phase via the Task tool:\n\n"
+        "| Phase | Name | subagent_type | model |\n|---|---|---|---|\n"
+        "| 1.1 | Brainstorm | subagents:brainstormer | inherit |\n"
+        "| 4.3 | Completion | subagents:completion-handler | config |\n"
+    )
+    assert sites(text) == [
+        ("F7", 5, None, "subagents:brainstormer"),
+        ("F7", 6, None, "subagents:completion-handler"),
+    ]
+
+
 def test_f1_positional_agent_then_prompt() -> None:
     text = '```\nTask(vibe-audit:feature-scanner) - "Scan for dead features"\nAgent(worker)\n```\n'
     assert sites(text) == [("F1", 2, None, "vibe-audit:feature-scanner")]

@@ -150,6 +150,29 @@ def test_sl101_offers_both_fixes_and_names_every_mute_candidate(tmp_path: Path) 
     }  # type: ignore[index,union-attr]
 
 
+def test_a_name_given_as_a_description_is_shown_short(tmp_path: Path) -> None:
+    """ "`name`: the reviewer name (`a-reviewer`, `b-reviewer`) — must match ..." describes the
+    names: the message quotes the description's start, not a whole line as if it were a name."""
+    root = write_project(
+        tmp_path / "proj",
+        {
+            "agents/reviewer.md": "---\nname: reviewer\ndescription: d\ntools: Read, Grep\n---\nReview.\n",
+            "commands/review.md": (
+                "# Review\n\nCreate a team, then spawn each teammate with the Agent tool:\n\n"
+                "- `team_name`: `review-team`\n"
+                "- `name`: the reviewer name (`correctness-reviewer`, `security-reviewer`,"
+                " `quality-reviewer`) — must match the subject of its task\n"
+                '- `subagent_type`: `"reviewer"`\n'
+            ),
+        },
+    )
+    [finding] = [f for f in _json(root) if f["code"] == "SL101"]
+    message = str(finding["message"])
+    assert message.startswith(
+        'named spawn "the reviewer name (`correctness-reviewer`, …" of agent "reviewer"'
+    )
+
+
 def test_ambiguous_target_all_able_but_none_told_is_sl102(tmp_path: Path) -> None:
     root = _copy(tmp_path, "ambiguous-target-mute")
     for plugin in ("a", "b"):

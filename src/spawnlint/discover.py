@@ -190,7 +190,9 @@ def _skill_dirs(
     """The folders that are skill units: each holding a SKILL.md under a folder named `skills` (at
     any depth: a plugin's, `.claude/skills/`, a source tree a build copies into a plugin) or under
     a path a manifest names as skills; the root only in a repository that is one skill, with no
-    plugin manifest (a root SKILL.md beside `.claude-plugin/` is for other tools)."""
+    plugin manifest. A SKILL.md beside a plugin's manifest, at the repository's root or at a plugin
+    root kept in a `skills/` folder, is for other tools: Claude Code loads that plugin's
+    commands, agents and skills/ folder, not one skill that would swallow them."""
     found = set()
     roots = sorted({p.root for p in plugins if p.root not in ("", ".")}, key=len, reverse=True)
     for path in paths:
@@ -200,6 +202,8 @@ def _skill_dirs(
         if "agents" in folders:
             continue  # a SKILL.md inside an agents/ tree is an agent written as a folder
         claim = _claim_of(path, claims)
+        if posixpath.dirname(path) in roots and (claim is None or claim[0] != "skills"):
+            continue
         # the folders below the plugin root that holds it: a plugin may itself be called doc/
         root = next((r for r in roots if path.startswith(r + "/")), "")
         inner = folders[len(root.split("/")) if root else 0 : -1]
@@ -487,7 +491,8 @@ def _kind(
     if not stem.endswith((".md", ".markdown", ".mdx")):
         return None
     kind = FileKind.MARKDOWN
-    if _skill_dir_of(path, skill_dirs) is not None:
+    skill_dir = _skill_dir_of(path, skill_dirs)
+    if skill_dir is not None and not (skill_dir == plugin.root != "" and _plugin_folder(path, plugin)):
         kind = FileKind.SKILL
     elif claimed in _CLAIMED_KINDS:
         kind = _CLAIMED_KINDS[claimed]
@@ -503,6 +508,12 @@ def _kind(
 
 
 _CLAIMED_KINDS = {"commands": FileKind.COMMAND, "agents": FileKind.AGENT}
+
+
+def _plugin_folder(path: str, plugin: Plugin) -> bool:
+    """A plugin whose manifest names its root SKILL.md as a skill still loads its commands/ and
+    agents/ folders: those files are commands and agents, not pages of that skill."""
+    return _in_plugin_folder(path, plugin, "commands") or _in_plugin_folder(path, plugin, "agents")
 
 
 def _in_plugin_folder(path: str, plugin: Plugin, folder: str) -> bool:

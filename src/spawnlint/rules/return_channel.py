@@ -62,6 +62,15 @@ def _channel_locations(agents: tuple[Agent, ...]) -> tuple[Location, ...]:
     )
 
 
+def shown_name(value: str, most: int = 60) -> str:
+    """A `name` as the message quotes it: a description of the names ("the reviewer name
+    (`a`, `b`) — must match ...") cut at a word before `most` characters."""
+    if len(value) <= most:
+        return value
+    cut = value[:most].rsplit(" ", 1)[0]
+    return cut + " …"
+
+
 _BOTH_FIXES = "spawn it without `name`, or add SendMessage to its tools and tell it to report"
 
 
@@ -83,8 +92,8 @@ def named_spawn_mute_agent(project: Project) -> Iterator[Finding]:
             spawn.site.path,
             name.line,
             name.column,
-            f'named spawn "{name.value}" {why}. A named spawn runs as an in_process_teammate whose'
-            f" final answer returns only through SendMessage; {_BOTH_FIXES}",
+            f'named spawn "{shown_name(name.value)}" {why}. A named spawn runs as an in_process_teammate'
+            f" whose final answer returns only through SendMessage; {_BOTH_FIXES}",
             _channel_locations(mute),
             _give_channel(project, spawn, mute) if spawn.unit in teams else _unname(spawn.site, safe=True),
         )
@@ -119,8 +128,8 @@ def named_spawn_no_report(project: Project) -> Iterator[Finding]:
             site.path,
             name.line,
             name.column,
-            f'named spawn "{name.value}" of agent "{agent.id}" runs as an in_process_teammate, and'
-            " nothing tells it to report with SendMessage, so its final answer is lost;"
+            f'named spawn "{shown_name(name.value)}" of agent "{agent.id}" runs as an in_process_teammate,'
+            " and nothing tells it to report with SendMessage, so its final answer is lost;"
             " spawn it without `name`, or tell it in the prompt to send its result with SendMessage",
             related,
             told if in_team else _unname(site, safe=False),  # unsafe: either would do

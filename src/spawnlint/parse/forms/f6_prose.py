@@ -293,10 +293,16 @@ _DESCRIBING = lazy.compile(
     r"(?:(?:will|then|also|first|now)\s+)?"
     r"|^[\s>*_#-]*(?:\d+[.)]\s*)?\*\*[^*\n]{1,60}\*\*\s*[-—–:]\s*"  # "**Compares specs** - Delegates to ..."
     r"|^[\s>*_#-]*(?:\d+[.)]\s*)?(?:\*\*[^*\n]{1,60}\*\*\s*[-—–:]\s*)?"
-    r"[A-Z][a-z]+s\b[^.;:\n]{0,60},\s+(?:and\s+|then\s+)?)"  # "Parses it, delegates to"
+    r"[A-Z][a-z]+s\b[^.;:\n]{0,60},\s+(?:and\s+|then\s+)?"  # "Parses it, delegates to"
+    # what a flag does: "- `--enhanced` — (Claude Code only) When passed alone, dispatches ..."
+    r"|^[\s>*_#|-]*`--?[A-Za-z][^`\n]*`\s*(?:[-—–:|]\s*)(?:\([^)\n]{1,40}\)\s*)?"
+    r"(?:(?:when|if|with)\b[^,.;\n]{1,40},\s+)?)"
     r"(?P<verb>spawns|launches|dispatches|delegates|invokes|activates|kicks\s+off|fans\s+out|hands\s+off)\b",
     re.IGNORECASE | re.MULTILINE,  # a body test reads many lines at once
 )
+
+
+_FLAG_LABEL = lazy.compile(r"[\s>*_#|-]*`--?[A-Za-z]")  # a flag's item is no feature list
 
 
 _BASE_FORMS = {"launches": "launch", "dispatches": "dispatch", "activates": "activate", "hands": "hand"}
@@ -307,7 +313,8 @@ def _describing_verbs(text: str) -> list[_Verb]:
     for m in _DESCRIBING.finditer(text):
         word = m.group("verb").lower().split()[0]
         base = _BASE_FORMS.get(word, word.removesuffix("s"))
-        listed = bool(LIST_ITEM.match(text[: m.start("verb")]))
+        before = text[: m.start("verb")]
+        listed = bool(LIST_ITEM.match(before)) and not _FLAG_LABEL.match(before)
         found.append(_Verb(m.start("verb"), m.end("verb"), base, True, listed, strong=base in STRONG_VERBS))
     return found
 
@@ -561,6 +568,7 @@ EXAMPLES = FormExamples(
         "### Step 3: Dispatch two reviewer subagents in parallel",
         "## 2. Launch the `schema-auditor` agent",
         "### 3. Spawn Workers\n\nEach worker reviews one module.",  # a step the heading names
+        "### 1.2 Spawn Research Agent (if web search is available)\n\nSearch for the upgrade guide.",
         "Spawn parallel research tasks to map the code.",  # the Task tool's calls, by its noun
         "Spawn parallel sub-tasks for the research.",
         "Parallelize this step with individual sub-agents.",
@@ -583,6 +591,11 @@ EXAMPLES = FormExamples(
         "Instead of vector search → use the Explore agent for conceptual exploration.",  # the replacement
         "Launch 1 web-search-agent (background) with this prompt:",  # an id that ends in "agent"
         "Then dispatch plan and execute as background agents and wait for both.",
+        # a flag's item says what the model does when given the flag
+        "- `--enhanced` — When passed alone, dispatches the five personas as parallel sub-agents.",
+        "| `--parallel` | Launch three reviewer subagents, one per module |",
+        "- `--parallel` — Launches 3 parallel reviewer subagents.",
+        "Capture the staged diff yourself and hand it to a manual sub-agent.",
         # arrows inside parentheses name the agent's own steps, not a diagram
         "Invoke the content-manager agent to run the workflow (research → outline → draft → publish).",
     ),
@@ -590,6 +603,10 @@ EXAMPLES = FormExamples(
         # a condition that supposes something able to spawn; a tool's row; who runs a CLI
         "When the smoke target can spawn subagents or worktrees, the checkout must hold it all.",
         "| **Task** | Spawn subagents |",
+        "- `--dry-run` — Prints the roster, then exits without spawning any agents.",  # a flag's negation
+        "- `--agent <name>` — Run the session as the given agent.",
+        "Hand the findings back to the lead agent via SendMessage.",  # what is handed, and to whom
+        "Hand the result to the user.",
         "When stdout is not a TTY (piped to a process, run by an agent, or in CI), print plain text.",
         '> "My workflow at the end of a feature: Launch review subagents."',  # someone quoted
         "The bridge needs to dispatch an arbitrary reviewer instruction body against the paths.",
@@ -811,8 +828,10 @@ def mentions(text: str) -> list[ProseSpawn]:
             else verb.end
         )
         rest = text[end : end + 160]
-        if verb.word in _TO_AN_AGENT_WORDS:
-            patterns: tuple[re.Pattern[str], ...] = (_TO_A_NAME, _AFTER_STRONG, _BEFORE_NOUN)
+        if verb.word == "hand":  # what is handed is no agent: "hand the findings to `x`"
+            patterns: tuple[re.Pattern[str], ...] = (_TO_A_NAME,)
+        elif verb.word in _TO_AN_AGENT_WORDS:
+            patterns = (_TO_A_NAME, _AFTER_STRONG, _BEFORE_NOUN)
         elif verb.strong:
             patterns = (_AFTER_STRONG, _BEFORE_NOUN)
         else:

@@ -194,6 +194,8 @@ def _table_sites(
     name_col = next(
         (i for i, h in enumerate(header) if h in ("name", "teammate", "member", "teammate name")), None
     )
+    if name_col is not None and header[name_col] == "name" and any(h in _ROW_LABELS for h in header):
+        name_col = None  # "| Phase | Name | subagent_type |": the name of the phase, not of a spawn
     if kind_col is None:
         return [], []
     sites = []
@@ -208,6 +210,10 @@ def _table_sites(
             column = len(lines[j]) - len(lines[j].lstrip()) + 1
             sites.append(RawSite(Form.F7, j, column, None, tuple(params), block))
     return sites, (rows if sites else [])
+
+
+# Columns that make the rows steps of a procedure, each with its own title in a Name column
+_ROW_LABELS = frozenset({"phase", "step", "stage", "#", "no.", "order"})
 
 
 def _cell_param(cells: list[tuple[str, int]], col: int | None, key: str, line: int) -> Param | None:

@@ -31,6 +31,8 @@ _TEAM_AFTER_VERB = lazy.compile(
 
 # A team sentence spawns when agents are in view: `TeamCreate` alone only makes the team.
 _AGENT_CONTEXT = lazy.compile(rf"{AGENT_NOUN}|\bspawn|\bagent\s+team", re.IGNORECASE)
+# ... or a team dispatched with the team tool: "Dispatch a planning team under a shared `TeamCreate`"
+_TEAM_TOOL = lazy.compile(r"\bTeamCreate\b")
 
 
 def team_verb(text: str) -> re.Match[str] | None:
@@ -49,7 +51,10 @@ def sentence_spawns(text: str) -> list[ProseSpawn]:
     """The teammates a sentence that builds a team spawns (one site without a name when it names
     none); none when it builds no team."""
     verb = team_verb(text)
-    if verb is None or not _AGENT_CONTEXT.search(text):
+    if verb is None:
+        return []
+    spawned = verb.group(0).lower().split()[0] in vocabulary.TEAM_SPAWN_VERBS and _TEAM_TOOL.search(text)
+    if not (spawned or _AGENT_CONTEXT.search(text)):
         return []  # "form the team" of people, a "Team" inside some app
     refs = references(text[verb.end() :], verb.end(), strong=True, whole_sentence=True)
     names = teammate_names(text, verb.end())
@@ -132,9 +137,13 @@ def _remove(param: Param, path: str, lines: list[str], gone: frozenset[int]) -> 
 # spawnlint: ignore-file[SL102]
 EXAMPLES = FormExamples(
     Form.F8,
-    valid=("Create a team and spawn 3 teammates named alpha, beta and gamma.",),
+    valid=(
+        "Create a team and spawn 3 teammates named alpha, beta and gamma.",
+        "- `--team` — Dispatch a three-persona planning team under a shared `TeamCreate`, then merge.",
+    ),
     invalid=(
         "Form the team of people who review the budget.",
+        "Launch the team's new website once the review is done.",
         "Tell Claude to create an agent team with a prompt that describes the task.",  # the user's words
     ),
 )

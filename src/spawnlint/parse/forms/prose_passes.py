@@ -257,7 +257,7 @@ SENTENCES = Pass("sentences", (Form.F8, Form.F6), _SENTENCE_TRIGGER, _sentences)
 # "### Phase 3: Dispatch two reviewer subagents". Only a heading whose first word (after a step
 # label) is the spawn verb: "## Spawning agents" and "## When to use subagents" are topics.
 _STEP_LABEL = lazy.compile(
-    r"^[\s*_]*(?:(?:step|phase|stage|part)\s*[\d.]+[a-z]?\s*(?:[:.—–-]+\s*)?|\d+[.)]\s*)?[\s*_]*",
+    r"^[\s*_]*(?:(?:step|phase|stage|part)\s*[\d.]+[a-z]?\s*(?:[:.—–-]+\s*)?|\d+(?:\.\d+)+\.?\s+|\d+[.)]\s*)?[\s*_]*",
     re.IGNORECASE,
 )
 

@@ -39,13 +39,16 @@ WEAK_VERBS = (
     "engage",
     "consult",
     "fire",  # "fire a background subagent"
+    "hand",  # "hand the diff to a fresh sub-agent"
 )
 # A verb's -ing form after these is an instruction too ("prefer dispatching a fresh subagent").
 GERUND_LEADS = ("prefer", "consider", "try", "by")
 # "Have a subagent do X" spawns; "you have two agents" does not: these count only as imperatives.
 IMPERATIVE_ONLY = ("have", "get", "ask")
+# The team verbs that start its teammates too: "Dispatch a planning team under a shared TeamCreate"
+TEAM_SPAWN_VERBS = ("spawn", "dispatch", "launch")
 # The verbs that create an agent team ("Create a team", "Use TeamCreate").
-TEAM_VERBS = ("create", "form", "set up", "spin up", "start", "assemble", "use", "spawn")
+TEAM_VERBS = ("create", "form", "set up", "spin up", "start", "assemble", "use", *TEAM_SPAWN_VERBS)
 # The verbs of a sentence that introduces the Agent/Task tool's parameters (F4, F5), in their
 # forms (`spawning`, `invokes`); not the words they begin ("user", "runtime", "callback").
 TOOL_SENTENCE_VERBS = (
