@@ -364,6 +364,15 @@ def test_a_plugin_kept_in_a_skills_folder_is_a_plugin_not_one_skill(tmp_path: Pa
         "skills/concept/commands/go.md:SL101",
         "skills/concept/commands/go.md:SL201",
     ]
+    # A marketplace's source that holds a SKILL.md and no manifest of its own stays that skill,
+    # beside the plugin's commands and agents.
+    (root / "skills/concept/.claude-plugin/plugin.json").unlink()
+    assert _found(root) == ["skills/concept/commands/go.md:SL101", "skills/concept/commands/go.md:SL201"]
+    audit = json.loads(run_cli("audit", "--root", str(root), "--output-format", "json").out)
+    assert [u["path"] for u in audit["units"]] == ["skills/concept", "skills/concept/commands/go.md"]
+    (root / "skills/concept/.claude-plugin/plugin.json").write_text('{"name": "concept"}')
+    audit = json.loads(run_cli("audit", "--root", str(root), "--output-format", "json").out)
+    assert [u["path"] for u in audit["units"]] == ["skills/concept/commands/go.md"]
     # A manifest that names its SKILL.md as its skill loads it, and still its commands and agents.
     (root / "skills/concept/.claude-plugin/plugin.json").write_text(
         '{"name": "concept", "skills": "./SKILL.md"}'
@@ -386,6 +395,12 @@ _SCOUT = "---\nname: scout\ndescription: d\ntools: Read\n---\nLook.\n"
         ("skills/s/SKILL.md", "# S\n\nApply ../../references/kernel.md once for delegation.\n", True),
         ("commands/c.md", "# C\n\nThe protocol: @references/kernel.md\n", True),  # an include
         ("commands/c.md", "# C\n\nRead `references/kernel.md` and then follow it.\n", True),
+        ("commands/c.md", "# C\n\nRead `references/kernel.md` and perform every step.\n", True),
+        (
+            "commands/c.md",
+            "# C\n\n**Read `references/kernel.md`** (beside this file)\nand follow it.\n",
+            True,
+        ),
         ("commands/c.md", "# C\n\nRead `references/kernel.md` for background.\n", False),
         ("commands/c.md", "# C\n\nFollow ../elsewhere/kernel.md for delegation.\n", False),  # no such file
         ("commands/c.md", "# C\n\n```\nfollow references/kernel.md\n```\n", False),  # an example

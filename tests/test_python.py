@@ -120,6 +120,20 @@ def test_syntax_error_is_a_diagnostic() -> None:
     assert "Python syntax error on line" in parsed.problems[0].finding.message
 
 
+def test_syntax_error_is_a_warning_that_names_the_python_that_read_it() -> None:
+    """`except A, B:` is Python 3.14, an f-string with a backslash 3.12: valid where the plugin
+    runs, a syntax error to an older interpreter running spawnlint. No error blocks the commit."""
+    import sys
+
+    from spawnlint.model import Severity
+
+    parsed = parse_python("x.py", "def f(:\n    pass\n", CALLABLES)
+    [problem] = parsed.problems
+    version = f"{sys.version_info.major}.{sys.version_info.minor}"
+    assert problem.finding.severity is Severity.WARNING
+    assert f"as Python {version} reads it" in problem.finding.message
+
+
 def test_deep_nesting_is_refused_before_it_is_parsed() -> None:
     parsed = parse_python("x.py", "x = " + "[" * 5000 + "]" * 5000 + "\n", CALLABLES)
     assert [p.code for p in parsed.problems] == ["SL002"]

@@ -195,6 +195,8 @@ def _skill_dirs(
     commands, agents and skills/ folder, not one skill that would swallow them."""
     found = set()
     roots = sorted({p.root for p in plugins if p.root not in ("", ".")}, key=len, reverse=True)
+    manifest = "/.claude-plugin/plugin.json"
+    beside_a_manifest = {p[: -len(manifest)] for p in paths if p.endswith(manifest)}
     for path in paths:
         if posixpath.basename(path) != "SKILL.md":
             continue
@@ -202,8 +204,9 @@ def _skill_dirs(
         if "agents" in folders:
             continue  # a SKILL.md inside an agents/ tree is an agent written as a folder
         claim = _claim_of(path, claims)
-        if posixpath.dirname(path) in roots and (claim is None or claim[0] != "skills"):
-            continue
+        folder = posixpath.dirname(path)
+        if folder in roots and folder in beside_a_manifest and (claim is None or claim[0] != "skills"):
+            continue  # (a marketplace's source with a SKILL.md and no manifest stays that skill)
         # the folders below the plugin root that holds it: a plugin may itself be called doc/
         root = next((r for r in roots if path.startswith(r + "/")), "")
         inner = folders[len(root.split("/")) if root else 0 : -1]

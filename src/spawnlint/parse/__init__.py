@@ -130,11 +130,13 @@ def parse_text(path: str, text: str, kind: FileKind, all_sentences: bool = True)
 # a verb that makes the model follow a file, then (on the same line) the file; or an `@` include,
 # which Claude Code loads itself
 _PATH = r"(?:\$\{CLAUDE_PLUGIN_ROOT\}/|\.{1,2}/|[\w.-]+/)+[\w.-]+\.md"
+_FOLLOW = r"(?:follow|apply|execute|perform)"  # "Read `x.md` and perform every step"
 _FOLLOWED = lazy.compile(
-    rf"(?i:\b(?:follow|apply|execute)\b)[^\n]{{0,80}}?(?<![\w@])`?(?P<path>{_PATH})\b"
+    rf"(?i:\b{_FOLLOW}\b)[^\n]{{0,80}}?(?<![\w@])`?(?P<path>{_PATH})\b"
     # "Read `x/y.md` and follow its checklist"
-    rf"|(?i:\bread\b)[^\n]{{0,40}}?(?<![\w@])`?(?P<read>{_PATH})\b`?[^\n.;]{{0,20}}?(?i:\b(?:and|then)\s+"
-    r"(?:follow|apply|execute)\b)"
+    # (the "and follow" may wrap onto the next line)
+    rf"|(?i:\bread\b)[^\n]{{0,40}}?(?<![\w@])`?(?P<read>{_PATH})\b`?[^.;]{{0,60}}?(?i:\b(?:and|then)\s+"
+    rf"{_FOLLOW}\b)"
     r"|(?<![\w/])@(?P<include>(?:\$\{CLAUDE_PLUGIN_ROOT\}/)?(?:\.{1,2}/|[\w.-]+/)*[\w.-]+\.md)\b"
 )
 _FENCE = lazy.compile(r"^\s{0,3}(?:`{3,}|~{3,})")
@@ -150,9 +152,11 @@ def followed_files(lines: list[str], body_start: int) -> tuple[tuple[int, int, s
             fenced = not fenced
         if fenced or ".md" not in line:
             continue  # a file named in an example or a script is no instruction to follow it
-        for m in _FOLLOWED.finditer(line):
+        after = lines[i + 1] if i + 1 < len(lines) and not _FENCE.match(lines[i + 1]) else ""
+        for m in _FOLLOWED.finditer(line + "\n" + after):
             group = next(g for g in ("path", "read", "include") if m.group(g))
-            found.append((i + 1, m.start(group) + 1, m.group(group)))
+            if m.start(group) < len(line):
+                found.append((i + 1, m.start(group) + 1, m.group(group)))
     return tuple(found)
 
 

@@ -22,7 +22,8 @@ _FOREIGN_REF = lazy.compile(
     r"|(?<![\w@])@(?:agent-)?(?P<mention>[a-z][\w.-]*(?::[\w.-]+)*)"
     rf"|(?<![A-Za-z0-9_`*@-])(?P<builtin>{BUILTINS})(?![A-Za-z0-9_`*-])"  # "Exploreエージェントを spawn する"
 )
-_CLAUSE_END = lazy.compile(r"[。！？!?；;，：|]|——|[.:](?:\s|$)")  # | ends a table cell
+# | ends a table cell; "推測させると、" (if one lets it guess) ends a condition's clause
+_CLAUSE_END = lazy.compile(r"[。！？!?；;，：|]|——|[.:](?:\s|$)|(?:ると|れば|たら|なら)、")
 _COMMA = lazy.compile(r",")  # a clause's end too where words have no spaces (Chinese written with ",")
 _FOREIGN_WINDOW = 80  # characters between a verb and its agent (CJK sentences are short)
 
@@ -247,6 +248,21 @@ _MARKUP = lazy.compile(r"[ \t*_]*")
 _CJK = lazy.compile(f"[{vocabulary.CJK_LETTERS}]")
 
 
+_SENTENCE_END = lazy.compile(r"[。！？!?\n]|$")
+
+
+def _describes(language: vocabulary.Language, text: str, end: int) -> bool:
+    """Whether the sentence after a verb that comes last ends in a noun it modifies: "…を並列で
+    起動し、…処理する機能。" tells of a feature, as a noun phrase."""
+    if not language.described_nouns:
+        return False
+    stop = _SENTENCE_END.search(text, end)
+    rest = text[end : stop.start() if stop else len(text)].rstrip(" \t*_）)")
+    for ending in ("です", "である", "だ"):
+        rest = rest.removesuffix(ending)
+    return rest.endswith(language.described_nouns)
+
+
 def _foreign_clause(grammar: _Grammar, text: str, verb: re.Match[str]) -> tuple[int, str, bool]:
     """Where the verb's object stands (before a verb that comes last, after one that comes
     first), that text, and whether the verb is no instruction (negated, a passive, a false
@@ -278,6 +294,7 @@ def _foreign_clause(grammar: _Grammar, text: str, verb: re.Match[str]) -> tuple[
             grammar.negation.match(text, markup.end() if markup else verb.end()) is not None
             or text.startswith(grammar.language.noun_particles, verb.end())
             or (grammar.joined is not None and grammar.joined.match(text, verb.end()) is not None)
+            or _describes(grammar.language, text, verb.end())
         )
     elif verb.group(0).lower() in grammar.language.clause_final and _closes(
         grammar.language, text, verb.end()
@@ -306,6 +323,10 @@ def _foreign_clause(grammar: _Grammar, text: str, verb: re.Match[str]) -> tuple[
         if language.modifier_particles and text.startswith(language.modifier_particles, after):
             return verb.end(), "", True  # "手工派出的 sub-agent": a verb that modifies a noun
         before = _CLAUSE_END.split(text[max(0, verb.start() - 30) : verb.start()])[-1]
+        for word in language.subordinators:  # "不支援時依 … 派工": the negation is the condition's
+            at = before.rfind(word)
+            if at >= 0 and not before.endswith(language.parallel, 0, at + len(word)):  # not "同时"
+                before = before[at + len(word) :]
         negated = grammar.negation.search(before) is not None or (
             grammar.language.code == "de" and grammar.negation.search(clause) is not None
         )
@@ -636,6 +657,8 @@ EXAMPLES = (
             "単一プロジェクト内の run 比較は `stats` agent が担当する。",  # "run" a noun before Japanese
             "For Task tool dispatch. Valid values:",  # an English sentence: no verb borrowed
             "サブエージェント起動する前に設定を読む。",  # before it starts: the verb modifies a noun
+            "複数のサブエージェントを並列で起動し、タスクを分割処理する機能。",  # a feature, described
+            "かといって agent に推測させると、実行するコマンドが毎回変わる。",  # "if one lets": a condition
         ),
     ),
     FormExamples(
@@ -678,6 +701,7 @@ EXAMPLES = (
         valid=(
             "派 `seed-prototype` agent 造一次性原型。",
             "用户要求更干净的视角时，派一个只读 subagent 执行同一份清单。",
+            "不支援時依流程章節以 Agent tool 派工。",  # the tool the means, the negation a condition
             "轻调查派 sub-agent，结论直接写票。",
             "遇到复杂场景时，委派给 @code-reviewer 处理。",
             "并发启动 Agents（每个检查点一组）。",  # in parallel, right before the verb
@@ -696,6 +720,7 @@ EXAMPLES = (
             "| 派发 sub-agent 后进入等待 | 设置提醒 |",  # after it: a time, not a step
             "凡派发皆登记——sub-agent、后台 shell 都进花名册。",  # the dash ends the clause
             "如何派发子代理，见参考文档。",  # how to: a topic
+            "不要以 Agent tool 派工。",
             "不要啟動 subagent。",
         ),
     ),

@@ -313,6 +313,9 @@ class Language:
     # comes first: German steps and bullets ("Den Subagenten starten.", "stattdessen den
     # X-Agent spawnen")
     clause_final: tuple[str, ...] = ()
+    # nouns that a sentence ending in them, after a verb that comes last, describes: "…を起動し、
+    # …処理する機能。" is a feature told of, not a step
+    described_nouns: tuple[str, ...] = ()
 
 
 LANGUAGES = (
@@ -382,6 +385,7 @@ LANGUAGES = (
         plurals=("たち", "達"),
         verb_endings=("する", "します", "して", "しろ", "せよ", "させる", "させて"),
         calling_verbs=("呼び出", "呼ぶ", "呼んで"),
+        described_nouns=("機能", "仕組み", "機構"),
     ),
     Language(
         "ko",
@@ -443,7 +447,7 @@ LANGUAGES = (
         "zh",
         # simplified, then traditional ("啟動兩個審查 subagent")
         verbs=(
-            *("派发", "派出", "派", "启动", "调用", "委派", "委托", "召唤", "生成"),
+            *("派发", "派出", "派工", "派", "启动", "调用", "委派", "委托", "召唤", "生成"),
             *("派發", "啟動", "調用", "委託", "召喚"),
         ),
         subagent_nouns=("子代理", "子智能体", "子智能體"),
@@ -469,10 +473,11 @@ LANGUAGES = (
         false_friends=("派生", "流派", "党派", "派对", "气派"),
         # "生成子智能体的提示词": the prompt is what is made; "派出的 sub-agent": one sent before
         modifier_particles=("的",),
-        subordinators=("之后", "以后", "后", "时"),  # "派发 sub-agent 后进入等待": after it, a time
+        # "派发 sub-agent 后进入等待": after it, a time; "不支援時依 … 派工": a condition before the verb
+        subordinators=("之后", "以后", "后", "时", "之後", "以後", "後", "時"),
         verb_complements=("出", "了", "过"),
         parallel=("并行", "并发", "同时", "並行", "並發", "同時"),
-        tool_words=("工具",),
+        tool_words=("工具", "tool"),  # "以 Agent tool 派工": the English name kept
     ),
     Language(
         "de",

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import bisect
 import gc
+import sys
 import warnings
 from collections.abc import Sequence
 from dataclasses import replace
@@ -26,6 +27,7 @@ from spawnlint.model import (
     Param,
     ParsedFile,
     Problem,
+    Severity,
     SpawnSite,
     ToolList,
     ValueKind,
@@ -134,7 +136,11 @@ def _refused(path: str, why: str) -> ParsedFile:
 
 def _unparsed(path: str, exc: BaseException) -> ParsedFile:
     if isinstance(exc, SyntaxError):
-        return _problem(path, f"Python syntax error on line {exc.lineno or 1} ({exc.msg}); not checked")
+        # a warning: newer Python accepts what an older interpreter running spawnlint calls an
+        # error (`except A, B:` in 3.14, a backslash inside an f-string in 3.12)
+        version = f"{sys.version_info.major}.{sys.version_info.minor}"
+        why = f"Python syntax error on line {exc.lineno or 1} ({exc.msg}) as Python {version} reads it"
+        return _problem(path, why + "; not checked", Severity.WARNING)
     why = "nests too deep to be parsed" if not isinstance(exc, ValueError) else str(exc)
     return _problem(path, f"Python file cannot be parsed ({why}); not checked")
 
@@ -145,8 +151,9 @@ def _with_edits(site: SpawnSite, lines: list[str]) -> SpawnSite:
     return replace(done, name=site.name, team_name=site.team_name) if site.form == Form.F10 else done
 
 
-def _problem(path: str, why: str) -> ParsedFile:
-    return ParsedFile(path, FileKind.PYTHON, problems=(Problem("SL002", Finding(path, 1, 1, why)),))
+def _problem(path: str, why: str, severity: Severity | None = None) -> ParsedFile:
+    finding = Finding(path, 1, 1, why, severity=severity)
+    return ParsedFile(path, FileKind.PYTHON, problems=(Problem("SL002", finding),))
 
 
 _Func = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
