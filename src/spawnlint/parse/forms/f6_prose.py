@@ -197,6 +197,8 @@ def sentence_spawns(text: str) -> list[ProseSpawn]:
             generic = (_DESCRIBED if verb.strong else _SPAWNED).search(clause)
             if generic and not governed(clause[: generic.start()] + generic.group(0).rsplit(None, 1)[0]):
                 generic = None
+        if generic and _handed_over(text, verb) and not _SUBAGENT_NAMED.search(generic.group(0)):
+            generic = None  # "hand the lead to an agent": a role handed over; a sub-agent is started
         if generic and (
             _HARNESS.search(generic.group(0))
             or _HARNESS_NEXT.match(clause, generic.end())
@@ -300,6 +302,14 @@ _DESCRIBING = lazy.compile(
     r"(?P<verb>spawns|launches|dispatches|delegates|invokes|activates|kicks\s+off|fans\s+out|hands\s+off)\b",
     re.IGNORECASE | re.MULTILINE,  # a body test reads many lines at once
 )
+
+
+_HAND_OFF = lazy.compile(r"hand(?:s|ed|ing)?\s+off\b", re.IGNORECASE)
+
+
+def _handed_over(text: str, verb: _Verb) -> bool:
+    """"Hand X to Y" (its object the thing handed), not the phrasal "hand off to Y"."""
+    return verb.word == "hand" and not _HAND_OFF.match(text, verb.start)
 
 
 _FLAG_LABEL = lazy.compile(r"[\s>*_#|-]*`--?[A-Za-z]")  # a flag's item is no feature list
@@ -596,6 +606,7 @@ EXAMPLES = FormExamples(
         "| `--parallel` | Launch three reviewer subagents, one per module |",
         "- `--parallel` — Launches 3 parallel reviewer subagents.",
         "Capture the staged diff yourself and hand it to a manual sub-agent.",
+        "If it still fails, hand off to the **debugger agent**, which works in a clean context.",
         # arrows inside parentheses name the agent's own steps, not a diagram
         "Invoke the content-manager agent to run the workflow (research → outline → draft → publish).",
     ),
@@ -607,6 +618,7 @@ EXAMPLES = FormExamples(
         "- `--agent <name>` — Run the session as the given agent.",
         "Hand the findings back to the lead agent via SendMessage.",  # what is handed, and to whom
         "Hand the result to the user.",
+        "You lead by default, but can hand the lead to an agent when you want them to drive.",
         "When stdout is not a TTY (piped to a process, run by an agent, or in CI), print plain text.",
         '> "My workflow at the end of a feature: Launch review subagents."',  # someone quoted
         "The bridge needs to dispatch an arbitrary reviewer instruction body against the paths.",
@@ -828,7 +840,7 @@ def mentions(text: str) -> list[ProseSpawn]:
             else verb.end
         )
         rest = text[end : end + 160]
-        if verb.word == "hand":  # what is handed is no agent: "hand the findings to `x`"
+        if _handed_over(text, verb):  # what is handed is no agent: "hand the findings to `x`"
             patterns: tuple[re.Pattern[str], ...] = (_TO_A_NAME,)
         elif verb.word in _TO_AN_AGENT_WORDS:
             patterns = (_TO_A_NAME, _AFTER_STRONG, _BEFORE_NOUN)
