@@ -198,6 +198,24 @@ def test_marketplace_entries_of_the_wrong_shape_are_sl004(tmp_path: Path) -> Non
     assert "entry has no `name`" in messages[5]
 
 
+def test_a_plugins_listing_metadata_named_marketplace_json_is_no_marketplace(tmp_path: Path) -> None:
+    """A plugin's own `.claude-plugin/marketplace.json` beside its plugin.json, with no `plugins`
+    at all, is its listing for some catalogue: Claude Code reads marketplaces at the root it is
+    given, never this one, so it is no SL004. At the repository's root it still is."""
+    listing = json.dumps({"name": "bot", "displayName": "Bot", "version": "1.0.0"})
+    root = write_project(
+        tmp_path / "proj",
+        {
+            ".claude-plugin/marketplace.json": '{"name": "m", "plugins": [{"name": "bot", "source": "./plugins/bot"}]}',
+            "plugins/bot/.claude-plugin/plugin.json": '{"name": "bot"}',
+            "plugins/bot/.claude-plugin/marketplace.json": listing,
+        },
+    )
+    assert [p.code for p in discover(root, ()).problems] == []
+    (root / ".claude-plugin/marketplace.json").write_text(listing)
+    assert [p.code for p in discover(root, ()).problems] == ["SL004"]
+
+
 # --- placeholders --------------------------------------------------------------------------------
 
 

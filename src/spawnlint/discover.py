@@ -568,9 +568,11 @@ def _plugins(root: _Manifests, paths: list[str], problems: list[Problem]) -> lis
             if manifest.name:
                 found[plugin_root] = manifest.name
                 components[plugin_root] += _components(root, path, plugin_root, manifest.data, problems)
+    listed = set(paths)
     for path in paths:
         if path.endswith(".claude-plugin/marketplace.json") or path == ".claude-plugin/marketplace.json":
-            for plugin_root, name, named in _marketplace_plugins(root, path, problems):
+            beside = posixpath.join(posixpath.dirname(path), "plugin.json") in listed
+            for plugin_root, name, named in _marketplace_plugins(root, path, problems, beside):
                 if named and found.get(plugin_root, name) != name:
                     # another entry with the same source (`./`, strict: false): its own plugin
                     sharing.append(Plugin(plugin_root, name, tuple(dict.fromkeys(named))))
@@ -780,9 +782,10 @@ def _outside(base: str, relative: str) -> bool:
 
 
 def _marketplace_plugins(
-    root: _Manifests, path: str, problems: list[Problem]
+    root: _Manifests, path: str, problems: list[Problem], beside_a_plugin: bool = False
 ) -> list[tuple[str, str | None, list[tuple[str, str]]]]:
-    """(plugin root, name, component paths) of each local plugin a marketplace lists."""
+    """(plugin root, name, component paths) of each local plugin a marketplace lists.
+    `beside_a_plugin`: a plugin.json shares its `.claude-plugin/` folder."""
     data, why = _parse_manifest(root, path)
     if why is not None:
         problems.append(_invalid(path, why[1], why[0]))
@@ -790,6 +793,8 @@ def _marketplace_plugins(
     if not isinstance(data, dict):
         problems.append(_invalid(path, 1, f"is a JSON {_json_type(data)}, not an object"))
         return []
+    if "plugins" not in data and beside_a_plugin and path != ".claude-plugin/marketplace.json":
+        return []  # a plugin's listing for some catalogue: Claude Code never reads it as a marketplace
     if not isinstance(data.get("plugins"), list):
         got = f"a JSON {_json_type(data['plugins'])}" if "plugins" in data else "missing"
         wrong = f"`plugins` is {got}, it must be a list of plugin entries"

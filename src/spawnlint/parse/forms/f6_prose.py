@@ -308,7 +308,7 @@ _HAND_OFF = lazy.compile(r"hand(?:s|ed|ing)?\s+off\b", re.IGNORECASE)
 
 
 def _handed_over(text: str, verb: _Verb) -> bool:
-    """"Hand X to Y" (its object the thing handed), not the phrasal "hand off to Y"."""
+    """ "Hand X to Y" (its object the thing handed), not the phrasal "hand off to Y"."""
     return verb.word == "hand" and not _HAND_OFF.match(text, verb.start)
 
 
