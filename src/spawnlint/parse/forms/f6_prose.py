@@ -299,7 +299,7 @@ _DESCRIBING = lazy.compile(
     # what a flag does: "- `--enhanced` — (Claude Code only) When passed alone, dispatches ..."
     r"|^[\s>*_#|-]*`--?[A-Za-z][^`\n]*`\s*(?:[-—–:|]\s*)(?:\([^)\n]{1,40}\)\s*)?"
     r"(?:(?:when|if|with)\b[^,.;\n]{1,40},\s+)?)"
-    r"(?P<verb>spawns|launches|dispatches|delegates|invokes|activates|kicks\s+off|fans\s+out|hands\s+off)\b",
+    r"(?P<verb>spawns|launches|dispatches|delegates|invokes|activates|kicks\s+off|fans\s+out|hands(?:\s+off)?)\b",
     re.IGNORECASE | re.MULTILINE,  # a body test reads many lines at once
 )
 
@@ -566,6 +566,7 @@ EXAMPLES = FormExamples(
         "Send it to the chosen agent via the Agent tool.",
         "Invoke the lz-advisor:advisor agent via the Agent tool.",
         "Activates the **auth-architect** agent to help you.",
+        "Hands the request to the `doc-expert` agent, which loads the `adr-discovery` skill.",
         "This command launches two parallel subagents.",
         "Delegate the actual edit to `claude-md-steward`.",
         "If the server is down, fall back to meta-prompting using a subagent.",
@@ -618,6 +619,8 @@ EXAMPLES = FormExamples(
         "- `--agent <name>` — Run the session as the given agent.",
         "Hand the findings back to the lead agent via SendMessage.",  # what is handed, and to whom
         "Hand the result to the user.",
+        "A user may name the agent:\n\n```\n> Use the code-reviewer subagent to check my changes\n```\n",
+        "Use the library helpers — `stage`, `say`/`step`, `ask_secret` — and set honest estimates.",
         "You lead by default, but can hand the lead to an agent when you want them to drive.",
         "When stdout is not a TTY (piped to a process, run by an agent, or in CI), print plain text.",
         '> "My workflow at the end of a feature: Launch review subagents."',  # someone quoted

@@ -74,6 +74,8 @@ def list_spawns(
     strength = spawn_lead(text)
     if strength is None:
         return []
+    if 2 * sum(bool(_SLASH_COMMAND.search(lines[a])) for a, _end in items) >= len(items):
+        return []  # "dispatch as follows:" and "- **init** → Run `/jira:init`": a router to commands
     sites = []
     for a, _end in items:
         if _COMMAND_LINE_ITEM.match(lines[a]):
@@ -88,6 +90,9 @@ def list_spawns(
             given = given or _quoted_bullet_name(lines[a], a)
             sites.append(RawSite(Form.F7, a, at + 1, None, (target, *given), lead, "medium"))
     return sites
+
+
+_SLASH_COMMAND = lazy.compile(r"`/[a-z][\w-]*(?::[\w-]+)?(?:\s[^`\n]*)?`")
 
 
 # "- bootstrap: `baseline-manager.sh --bootstrap --registry <reg>`": a variant of a command line,
@@ -266,6 +271,8 @@ EXAMPLES = FormExamples(
         "- `topic` = the node's label\n- `level` = its level\n",
         "Invoke Monitor tool with all 4 required params:\n\n"
         "- `command`: the constructed command\n- `persistent`: true\n",  # another tool's parameters
+        "Based on the first word, dispatch as follows:\n\n- **init** → Run `/shop:init`\n"
+        "- **start** → Run `/shop:start` with the rest\n- **help** or empty → Show the subcommands\n",
     ),
 )
 

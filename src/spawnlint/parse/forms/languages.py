@@ -415,7 +415,16 @@ _COMPOUND = lazy.compile(
 )
 
 
+def _unbold_noun(text: str) -> str:
+    """ "**youtube-fetch エージェント**に" read as "**youtube-fetch** エージェントに": the name in bold
+    beside its noun, every offset kept (the two strings are as long)."""
+    if "**" not in text:
+        return text
+    return _BOLD_NAME_AND_NOUN.sub(r"**\g<name>**\g<space>\g<noun>", text)
+
+
 def foreign_mentions(text: str) -> list[ProseSpawn]:
+    text = _unbold_noun(text)
     for grammar in _grammars_for(text):
         if grammar.language.verb_last:
             for verb in grammar.verb.finditer(text):
@@ -521,6 +530,7 @@ def foreign_spawns(text: str) -> list[ProseSpawn]:
     """F6 in another language: "`x` エージェントを起動する", "派一个只读 subagent",
     `Lanza el subagente`. The verb's clause must hold a sub-agent noun, or an agent noun and an
     agent of a known shape; a negated verb spawns nothing."""
+    text = _unbold_noun(text)
     for grammar in _grammars_for(text):
         for verb in grammar.verb.finditer(text):
             clause_start, clause, negated = _foreign_clause(grammar, text, verb)
@@ -573,6 +583,10 @@ def foreign_spawns(text: str) -> list[ProseSpawn]:
 # one of their verbs.
 _FOREIGN_NOUNS = tuple(
     noun for language in vocabulary.LANGUAGES for noun in (*language.subagent_nouns, *language.agent_nouns)
+)
+_BOLD_NAME_AND_NOUN = lazy.compile(
+    r"\*\*(?P<name>[a-z][\w.-]*(?::[\w.-]+)?)(?P<space>\s*)"
+    rf"(?P<noun>{vocabulary.alternation(tuple(n for n in _FOREIGN_NOUNS if not n.isascii()))})\*\*"
 )
 # the English verbs the CJK languages borrow count only where a CJK letter stands
 _OWN_VERB_PROBES = vocabulary.probes(
@@ -635,6 +649,7 @@ EXAMPLES = (
             "読み役は同梱の agent `reader`（`subagent_type: loops:reader`）で立てる。",  # set up; name, aside
             "レビュー用サブエージェント起動。",  # a terse step: the particle left out
             "各観点の Task を並列で呼び出す。",  # the tool by its name, called
+            "URL が渡されたら **video-fetch エージェント**に処理を委譲する。",  # name and noun in one bold
         ),
         invalid=(
             "サブエージェントを起動しない。",

@@ -96,6 +96,7 @@ _PLAIN_REF = re.compile(  # eager: `m.re is _PLAIN_REF`
 _NOUN_THEN_IDS = re.compile(  # eager: `m.re is _NOUN_THEN_IDS`
     rf"\b{AGENT_NOUN}\s*(?:\(|:|—|–)\s*{MARKED}", re.IGNORECASE
 )
+_CODE_HELPERS = lazy.compile(r"\b(?:library|shell|bash|utility|script|code|function)\s+$", re.IGNORECASE)
 _MORE_IDS = lazy.compile(rf"\s*(?:,|\band\b|\bor\b)\s*(?:and\s+|or\s+)?{MARKED}")
 # An agent held in a variable: "the $CLAUDE_CODE_GUIDE_AGENT subagent", "`$REVIEWER` agent".
 _VARIABLE_REF = lazy.compile(rf"`?(?P<name>\$\{{?[A-Z][A-Z0-9_]*\}}?)`?\s+{CORE_NOUN}\b", re.IGNORECASE)
@@ -351,6 +352,8 @@ def references(rest: str, base: int, strong: bool, whole_sentence: bool = False)
             name = m.group("name")
             if name.lower() in NOT_AN_AGENT or name in found or not _agent_like(name, m):
                 continue
+            if m.re is _NOUN_THEN_IDS and _CODE_HELPERS.search(text, max(0, m.start() - 12), m.start()):
+                continue  # "the library helpers — `stage`, `say`": functions of a script
             if not whole_sentence and not found and not governed(text[: m.start()]):
                 continue
             found[name] = base + m.start("name")

@@ -246,6 +246,9 @@ def _quoted_instruction(doc: Doc, block: Block) -> bool:
     lines = doc.lines
     if lines[block.fence_open].strip().lstrip("`~").strip().split(" ")[0].lower() not in _PROSE_FENCES:
         return False
+    first = next((t for t in lines[block.fence_open + 1 : block.end] if t.strip()), "")
+    if first.startswith("> "):
+        return False  # "> Use the code-reviewer subagent to check my changes": what a user types
     lead = previous_nonblank(lines, block.fence_open - 1, max(0, block.fence_open - 3))
     return lead is None or not _EXAMPLE_LEAD.search(lines[lead])
 
