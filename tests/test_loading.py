@@ -382,6 +382,11 @@ def test_a_plugin_kept_in_a_skills_folder_is_a_plugin_not_one_skill(tmp_path: Pa
         "skills/concept/commands/go.md:SL101",
         "skills/concept/commands/go.md:SL201",
     ]
+    # In the skills/ folder of a plugin, a skill that keeps a manifest of its own is that plugin's skill.
+    (root / ".claude-plugin/plugin.json").write_text('{"name": "outer"}')
+    audit = json.loads(run_cli("audit", "--root", str(root), "--output-format", "json").out)
+    assert "skills/concept" in [u["path"] for u in audit["units"]]
+    (root / ".claude-plugin/plugin.json").unlink()
     # A marketplace's source that holds a SKILL.md and no manifest of its own stays that skill,
     # beside the plugin's commands and agents.
     (root / "skills/concept/.claude-plugin/plugin.json").unlink()

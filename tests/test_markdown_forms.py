@@ -557,6 +557,7 @@ def test_a_pointer_under_an_out_of_scope_heading_is_not_a_site() -> None:
     text = "## Out of Scope\n\n- Exhaustive greps (use the `completeness-checker` agent).\n"
     assert sites(text) == []
     assert sites(text.replace("Out of Scope", "Steps")) != []
+    assert sites(text.replace("Out of Scope", "What this skill will NOT do")) == []
 
 
 def test_named_before_a_noun_phrase_gives_no_name() -> None:

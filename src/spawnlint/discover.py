@@ -197,6 +197,7 @@ def _skill_dirs(
     roots = sorted({p.root for p in plugins if p.root not in ("", ".")}, key=len, reverse=True)
     manifest = "/.claude-plugin/plugin.json"
     beside_a_manifest = {p[: -len(manifest)] for p in paths if p.endswith(manifest)}
+    named = frozenset(p.root for p in plugins if p.name is not None)
     for path in paths:
         if posixpath.basename(path) != "SKILL.md":
             continue
@@ -205,7 +206,12 @@ def _skill_dirs(
             continue  # a SKILL.md inside an agents/ tree is an agent written as a folder
         claim = _claim_of(path, claims)
         folder = posixpath.dirname(path)
-        if folder in roots and folder in beside_a_manifest and (claim is None or claim[0] != "skills"):
+        if (
+            folder in roots
+            and folder in beside_a_manifest
+            and (claim is None or claim[0] != "skills")
+            and not _a_skill_of(folder, named)
+        ):
             continue  # (a marketplace's source with a SKILL.md and no manifest stays that skill)
         # the folders below the plugin root that holds it: a plugin may itself be called doc/
         root = next((r for r in roots if path.startswith(r + "/")), "")
@@ -217,6 +223,13 @@ def _skill_dirs(
         elif not folders and not any(p.name for p in plugins):
             found.add("")
     return frozenset(found)
+
+
+def _a_skill_of(folder: str, named: frozenset[str]) -> bool:
+    """Whether a folder sits in the skills/ folder of a plugin, which loads it as one of its
+    skills whatever manifest the folder keeps of its own (a vendored skill's copy)."""
+    parent = posixpath.dirname(folder)
+    return posixpath.basename(parent) == "skills" and posixpath.dirname(parent) in named
 
 
 def _claims(plugins: list[Plugin]) -> dict[str, tuple[str, Plugin]]:

@@ -15,7 +15,12 @@ _EMOJI = vocabulary.alternation(vocabulary.COUNTER_EMOJI)
 _COUNTER_EMOJI = lazy.compile(_EMOJI)
 # what the unit leaves to others: "## Out of Scope" / "- Exhaustive grep (use completeness-verifier
 # agent)" points elsewhere, it does not spawn
-_OUT_OF_SCOPE = lazy.compile(r"^\W*(?:out\s+of\s+scope|not\s+in\s+scope|non-goals?)\b", re.IGNORECASE)
+# ("## What this skill will NOT do" likewise)
+_OUT_OF_SCOPE = lazy.compile(
+    r"^\W*(?:out\s+of\s+scope|not\s+in\s+scope|non-goals?"
+    r"|what\s+(?:this|the)\s+(?:skill|command|agent|plugin)\s+(?:will\s+not|won't|does\s+not|doesn't)\s+do)\b",
+    re.IGNORECASE,
+)
 
 
 _LEADING_EMOJI = lazy.compile(rf"^[\s>*#+|`/<!\-]*(?:\d+[.)]\s*)?(?:\*\*|__)?\s*{_EMOJI}")

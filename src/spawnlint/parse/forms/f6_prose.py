@@ -163,8 +163,8 @@ def sentence_spawns(text: str) -> list[ProseSpawn]:
         end = verbs[i + 1].start if i + 1 < len(verbs) else len(text)
         rest = text[verb.end : min(end, verb.end + 240)]
         refs = references(rest, verb.end, strong=verb.strong or names_the_tool(text))
-        if not refs and word in _TO_AN_AGENT_WORDS:
-            refs = _to_an_agent(rest, verb.end)
+        if not refs and word in _TO_AN_AGENT_WORDS and not _handed_over(text, verb):
+            refs = _to_an_agent(rest, verb.end)  # (what is handed to `x` without its noun: a mention)
         if refs and _HEADLESS.search(text, verb.end, refs[0][1]):
             continue  # "Spawn a headless worker (`builder` agent)": a `claude -p` process
         if refs:
@@ -619,6 +619,7 @@ EXAMPLES = FormExamples(
         "- `--agent <name>` — Run the session as the given agent.",
         "Hand the findings back to the lead agent via SendMessage.",  # what is handed, and to whom
         "Hand the result to the user.",
+        "Hand the brief to `skill-writer`. That skill rewrites skills.",  # a skill; agents are confirmed
         "A user may name the agent:\n\n```\n> Use the code-reviewer subagent to check my changes\n```\n",
         "Use the library helpers — `stage`, `say`/`step`, `ask_secret` — and set honest estimates.",
         "You lead by default, but can hand the lead to an agent when you want them to drive.",
