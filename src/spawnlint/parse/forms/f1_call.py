@@ -43,6 +43,7 @@ def find_calls(text: str) -> list[Match]:
             continue
         if (
             is_spawn_params(params)
+            or _teammate(params)
             or (_agent_only(params) and _PROMPT_AFTER.match(text, close + 1) is not None)
             or (_elided(inner) and any(p.key in PARAM_KEYS for p in params))
         ):
@@ -88,6 +89,13 @@ _AGENT_ONLY_KEYS = frozenset({"run_in_background", "isolation"})
 def _agent_only(params: list[RawParam]) -> bool:
     keys = {p.key for p in params}
     return bool(keys) and keys <= PARAM_KEYS and bool(keys & _AGENT_ONLY_KEYS)
+
+
+def _teammate(params: list[RawParam]) -> bool:
+    """`Task(team_name="review", name="lead")`: a teammate spawned into a team, by the Agent tool's
+    own keys alone (its type left to the default)."""
+    keys = {p.key for p in params}
+    return {"team_name", "name"} <= keys <= PARAM_KEYS
 
 
 _ELIDED = lazy.compile(r"(?:^|,)\s*(?:\.\.\.|…)\s*(?:,|$)")
@@ -199,6 +207,7 @@ EXAMPLES = FormExamples(
     valid=(
         'Agent(subagent_type: "shop:critic", name: "c1", prompt: "Review the plan.")',
         'Task(subagent_type="general-purpose", description="Research", prompt="Find the bug")',
+        '```\n1. Lead: Task(team_name="review-team", name="lead") → checks the config\n```',  # a teammate
         'Task(name="auditor", ...)',
         'Task(run_in_background=true) — "run the tests"',  # the Agent tool's own key
         'result = Task(description="Analyze the core module", prompt="Map its imports.")',  # a call made

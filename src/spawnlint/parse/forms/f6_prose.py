@@ -199,6 +199,8 @@ def sentence_spawns(text: str) -> list[ProseSpawn]:
                 generic = None
         if generic and _handed_over(text, verb) and not _SUBAGENT_NAMED.search(generic.group(0)):
             generic = None  # "hand the lead to an agent": a role handed over; a sub-agent is started
+        if generic and word == "hand" and _ANOTHERS.search(plain[: generic.end()]):
+            generic = None  # "hand off to the next agent": whichever agent the pipeline runs next
         if generic and (
             _HARNESS.search(generic.group(0))
             or _HARNESS_NEXT.match(clause, generic.end())
@@ -304,6 +306,9 @@ _DESCRIBING = lazy.compile(
 )
 
 
+_ANOTHERS = lazy.compile(
+    r"\bthe\s+(?:next|previous|calling|parent|upstream|downstream)\s+(?:sub-?)?agent\b", re.IGNORECASE
+)
 _HAND_OFF = lazy.compile(r"hand(?:s|ed|ing)?\s+off\b", re.IGNORECASE)
 
 
@@ -619,6 +624,8 @@ EXAMPLES = FormExamples(
         "- `--agent <name>` — Run the session as the given agent.",
         "Hand the findings back to the lead agent via SendMessage.",  # what is handed, and to whom
         "Hand the result to the user.",
+        "Hand off to the next agent without further edits.",  # whichever runs next
+        "Reject the split and ask the task-checker to look again.",  # no such agent: a mention only
         "Hand the brief to `skill-writer`. That skill rewrites skills.",  # a skill; agents are confirmed
         "A user may name the agent:\n\n```\n> Use the code-reviewer subagent to check my changes\n```\n",
         "Use the library helpers — `stage`, `say`/`step`, `ask_secret` — and set honest estimates.",
@@ -770,6 +777,13 @@ _TO_A_NAME = lazy.compile(
     _TO + r"(?P<marked>`@?[^`\s]{2,60}`|\*\*[^*\n]{2,60}\*\*"
     r"|@[A-Za-z][\w.:-]*\w|[A-Za-z][\w.]*(?:[-:][\w.]+)+)" + NOT_AN_AGENT_AFTER
 )
+_JOINED_IMPERATIVE = lazy.compile(r"^[A-Z][a-z]+\b[^.;:!?]{0,80}\b(?:and|then)$")
+# After ask/have/get, an agent by its id asked to do something: "ask the spec-auditor to look",
+# "have `critic` check it" (a candidate, as every mention: an agent of the project or nothing)
+_ASKED = lazy.compile(
+    r"^\s+(?:the\s+)?(?P<marked>`[a-z][a-z0-9]*(?:[-:][a-z0-9]+)+`|[a-z][a-z0-9]*(?:-[a-z0-9]+)+)"
+    r"\s+(?:to\s+)?[a-z]{3,}\b" + NOT_AN_AGENT_AFTER
+)
 _BEFORE_NOUN = lazy.compile(
     rf"^\s+(?:(?:to|with|on)\s+)?(?:(?:the|our|your|a|an)\s+)?{_NAME}\s+(?:sub-?)?(?:agent|teammate)\b(?![-\w])",
     re.IGNORECASE,
@@ -835,8 +849,9 @@ def mentions(text: str) -> list[ProseSpawn]:
     """The agents a sentence may spawn by name, to be confirmed against the project's agents."""
     found: list[ProseSpawn] = []
     for verb in sorted(_instruction_verbs(text) + _describing_verbs(text)):
-        if verb.word in IMPERATIVE_ONLY and text[: verb.start].strip(" *-#>0123456789.)"):
-            continue
+        before = text[: verb.start].strip(" *-#>0123456789.)")
+        if verb.word in IMPERATIVE_ONLY and before and not _JOINED_IMPERATIVE.search(before):
+            continue  # (but "reject it and ask the spec-auditor to look": a second imperative)
         # "**Fan out** one `researcher` per facet": the verb in bold, its object after the bold
         end = (
             verb.end + 2
@@ -850,6 +865,8 @@ def mentions(text: str) -> list[ProseSpawn]:
             patterns = (_TO_A_NAME, _AFTER_STRONG, _BEFORE_NOUN)
         elif verb.strong:
             patterns = (_AFTER_STRONG, _BEFORE_NOUN)
+        elif verb.word in IMPERATIVE_ONLY:  # "ask the spec-auditor to investigate"
+            patterns = (_BEFORE_NOUN, _ASKED)
         else:
             patterns = (_BEFORE_NOUN,)
         if verb.strong and not verb.describing and ":" in rest:
@@ -912,8 +929,19 @@ _SENTENCE_END = lazy.compile(r"(?<=[.!?])\s+")
 
 # Either a strong verb and a word, a unit's description of itself, or (VERB_TRIGGER) a verb before
 # an agent noun.
+_ASKED_IN_TEXT = lazy.compile(
+    rf"(?i:(?<![\w`/:-]){vocabulary.alternation(IMPERATIVE_ONLY)})" + _ASKED.pattern[1:]
+)
+
+
+def _asked(text: str, low: str, paragraphs: Paragraphs) -> bool:
+    """`_ASKED` after one of its verbs, where the verb stands in the text."""
+    return _ASKED_IN_TEXT.search(text) is not None
+
+
 MENTION_TRIGGER = either(
     Trigger((*vocabulary.STRONG_VERBS, *vocabulary.PHRASAL_VERBS), _strong_then_word),
+    Trigger(tuple(sorted(IMPERATIVE_ONLY)), _asked),  # "… and ask the spec-auditor to investigate"
     Trigger(_DESCRIBING_PROBES, _describes),  # "- Delegates to figma-design-agent for ..."
     VERB_TRIGGER,
     languages.MENTION_TRIGGER,

@@ -6,6 +6,7 @@ CJK, the verb last with an object particle in Japanese and Korean."""
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -319,6 +320,9 @@ def _foreign_clause(grammar: _Grammar, text: str, verb: re.Match[str]) -> tuple[
         cut = min((m.start() for m in (end, comma) if m is not None), default=limit)
         clause = text[clause_start:cut]
         language = grammar.language
+        if language.spaced and language.subordinators:  # a time's or condition's clause ends its object
+            time = _subordinator(language).search(clause)
+            clause = clause[: time.start()] if time else clause
         after = verb.end() + (text[verb.end() : verb.end() + 1] in language.verb_complements)
         if language.modifier_particles and text.startswith(language.modifier_particles, after):
             return verb.end(), "", True  # "手工派出的 sub-agent": a verb that modifies a noun
@@ -331,6 +335,11 @@ def _foreign_clause(grammar: _Grammar, text: str, verb: re.Match[str]) -> tuple[
             grammar.language.code == "de" and grammar.negation.search(clause) is not None
         )
     return clause_start, clause, negated or _false_friend(grammar.language, text, verb)
+
+
+@functools.cache
+def _subordinator(language: vocabulary.Language) -> re.Pattern[str]:
+    return re.compile(rf"\b{vocabulary.alternation(language.subordinators)}\b", re.IGNORECASE)
 
 
 _DASH = lazy.compile(r"\s[—–]\s")  # "… selbst fahren — vorbereiten und den Befehl delegieren"
@@ -717,6 +726,7 @@ EXAMPLES = (
             "派 `seed-prototype` agent 造一次性原型。",
             "用户要求更干净的视角时，派一个只读 subagent 执行同一份清单。",
             "不支援時依流程章節以 Agent tool 派工。",  # the tool the means, the negation a condition
+            "起 `shop:planner` subagent，执行 spec 与 plan。",  # 起: start one
             "轻调查派 sub-agent，结论直接写票。",
             "遇到复杂场景时，委派给 @code-reviewer 处理。",
             "并发启动 Agents（每个检查点一组）。",  # in parallel, right before the verb
@@ -736,6 +746,7 @@ EXAMPLES = (
             "凡派发皆登记——sub-agent、后台 shell 都进花名册。",  # the dash ends the clause
             "如何派发子代理，见参考文档。",  # how to: a topic
             "不要以 Agent tool 派工。",
+            "这些 subagent 一起完成审查，看起来很快。",  # 一起 / 看起: no verb of starting
             "不要啟動 subagent。",
         ),
     ),
@@ -783,7 +794,11 @@ EXAMPLES = (
     FormExamples(
         Form.F6,
         valid=("Inicie o agente `shop:critic`.", "Delegue a busca a um subagente."),
-        invalid=("Não inicie o subagente.", "Inicie o servidor do agente de usuário."),
+        invalid=(
+            "Não inicie o subagente.",
+            "Inicie o servidor do agente de usuário.",
+            "- Iniciar nova fase antes de subagentes confirmarem NAO E ACEITAVEL.",  # a time's clause
+        ),
     ),
     FormExamples(
         Form.F6,

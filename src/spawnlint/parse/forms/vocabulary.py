@@ -448,6 +448,7 @@ LANGUAGES = (
         # simplified, then traditional ("啟動兩個審查 subagent")
         verbs=(
             *("派发", "派出", "派工", "派", "启动", "调用", "委派", "委托", "召唤", "生成"),
+            "起",  # start one: "起 `dev:planner` subagent" (its false friends below)
             *("派發", "啟動", "調用", "委託", "召喚"),
         ),
         subagent_nouns=("子代理", "子智能体", "子智能體"),
@@ -470,7 +471,13 @@ LANGUAGES = (
             "如何",
         ),
         spaced=False,
-        false_friends=("派生", "流派", "党派", "派对", "气派"),
+        false_friends=(
+            *("派生", "流派", "党派", "派对", "气派"),
+            # words that hold 起 without meaning "start one"
+            *("一起", "起来", "起來", "发起", "發起", "起点", "起始", "起草", "起因", "引起", "不起"),
+            *("起作用", "起源", "起码", "说起", "提起", "想起", "兴起", "崛起", "起伏", "起步", "起飞"),
+            *("起诉", "起身", "升起", "拿起", "掀起", "唤起", "起到", "看起", "听起", "起初", "起见"),
+        ),
         # "生成子智能体的提示词": the prompt is what is made; "派出的 sub-agent": one sent before
         modifier_particles=("的",),
         # "派发 sub-agent 后进入等待": after it, a time; "不支援時依 … 派工": a condition before the verb
@@ -536,6 +543,7 @@ LANGUAGES = (
         agent_nouns=("agente(s)",),
         negations=("no", "nunca", "jamás"),
         parallel=("en paralelo",),
+        subordinators=("antes de", "antes que", "después de", "cuando", "mientras", "hasta que"),
         weak_verbs=("utiliza", "utilizar", "usa", "usar"),
     ),
     Language(
@@ -560,6 +568,7 @@ LANGUAGES = (
         agent_nouns=("agent(s)",),
         negations=("ne", "n'", "jamais"),
         parallel=("en parallèle",),
+        subordinators=("avant de", "avant que", "après", "quand", "lorsque", "pendant que"),
         weak_verbs=("utilise", "utilisez", "utiliser"),
     ),
     Language(
@@ -578,8 +587,11 @@ LANGUAGES = (
         ),
         subagent_nouns=("subagente(s)", "sub-agente(s)"),
         agent_nouns=("agente(s)",),
-        negations=("não", "nunca", "jamais"),
+        negations=("não", "nao", "nunca", "jamais"),  # "nao" as written without its accent
         parallel=("em paralelo",),
+        # "Iniciar nova fase antes de subagents confirmarem": the sub-agents are the time's, not the
+        # verb's object
+        subordinators=("antes de", "antes que", "depois de", "quando", "enquanto", "até que"),
     ),
     Language(
         "ru",
