@@ -747,6 +747,7 @@ EXAMPLES = (
             "如何派发子代理，见参考文档。",  # how to: a topic
             "不要以 Agent tool 派工。",
             "这些 subagent 一起完成审查，看起来很快。",  # 一起 / 看起: no verb of starting
+            "エラーが起きたら subagent の出力を確認する。",  # Japanese 起き: to occur
             "不要啟動 subagent。",
         ),
     ),

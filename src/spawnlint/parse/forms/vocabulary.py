@@ -475,8 +475,10 @@ LANGUAGES = (
             *("派生", "流派", "党派", "派对", "气派"),
             # words that hold 起 without meaning "start one"
             *("一起", "起来", "起來", "发起", "發起", "起点", "起始", "起草", "起因", "引起", "不起"),
+            *("起動", "起动"),  # Japanese 起動 is its own grammar's verb
             *("起作用", "起源", "起码", "说起", "提起", "想起", "兴起", "崛起", "起伏", "起步", "起飞"),
             *("起诉", "起身", "升起", "拿起", "掀起", "唤起", "起到", "看起", "听起", "起初", "起见"),
+            *("起こ", "起き", "起票", "起案", "起用"),  # Japanese: occur, wake, file a ticket, draft, appoint
         ),
         # "生成子智能体的提示词": the prompt is what is made; "派出的 sub-agent": one sent before
         modifier_particles=("的",),
