@@ -778,11 +778,13 @@ _TO_A_NAME = lazy.compile(
     r"|@[A-Za-z][\w.:-]*\w|[A-Za-z][\w.]*(?:[-:][\w.]+)+)" + NOT_AN_AGENT_AFTER
 )
 _JOINED_IMPERATIVE = lazy.compile(r"^[A-Z][a-z]+\b[^.;:!?]{0,80}\b(?:and|then)$")
-# After ask/have/get, an agent by its id asked to do something: "ask the spec-auditor to look",
-# "have `critic` check it" (a candidate, as every mention: an agent of the project or nothing)
+# After "ask", an agent by its id asked to do something: "ask the spec-auditor to look" (a
+# candidate, as every mention: an agent of the project or nothing). Its trigger's word is "ask
+# the": "ask" alone is in every text, and so are "have the" and "get the" (a search of each cost
+# 3% of a cold run on agentic prose)
+_ASK = vocabulary.ASKING_VERB
 _ASKED = lazy.compile(
-    r"^\s+(?:the\s+)?(?P<marked>`[a-z][a-z0-9]*(?:[-:][a-z0-9]+)+`|[a-z][a-z0-9]*(?:-[a-z0-9]+)+)"
-    r"\s+(?:to\s+)?[a-z]{3,}\b" + NOT_AN_AGENT_AFTER
+    r"^\s+the\s+(?P<marked>[a-z][a-z0-9]*(?:-[a-z0-9]+)+)\s+(?:to\s+)?[a-z]{3,}\b" + NOT_AN_AGENT_AFTER
 )
 _BEFORE_NOUN = lazy.compile(
     rf"^\s+(?:(?:to|with|on)\s+)?(?:(?:the|our|your|a|an)\s+)?{_NAME}\s+(?:sub-?)?(?:agent|teammate)\b(?![-\w])",
@@ -865,7 +867,7 @@ def mentions(text: str) -> list[ProseSpawn]:
             patterns = (_TO_A_NAME, _AFTER_STRONG, _BEFORE_NOUN)
         elif verb.strong:
             patterns = (_AFTER_STRONG, _BEFORE_NOUN)
-        elif verb.word in IMPERATIVE_ONLY:  # "ask the spec-auditor to investigate"
+        elif verb.word == _ASK:  # "ask the spec-auditor to investigate"
             patterns = (_BEFORE_NOUN, _ASKED)
         else:
             patterns = (_BEFORE_NOUN,)
@@ -929,9 +931,7 @@ _SENTENCE_END = lazy.compile(r"(?<=[.!?])\s+")
 
 # Either a strong verb and a word, a unit's description of itself, or (VERB_TRIGGER) a verb before
 # an agent noun.
-_ASKED_IN_TEXT = lazy.compile(
-    rf"(?i:(?<![\w`/:-]){vocabulary.alternation(IMPERATIVE_ONLY)})" + _ASKED.pattern[1:]
-)
+_ASKED_IN_TEXT = lazy.compile(rf"(?i:(?<![\w`/:-]){_ASK})" + _ASKED.pattern[1:])
 
 
 def _asked(text: str, low: str, paragraphs: Paragraphs) -> bool:
@@ -941,10 +941,11 @@ def _asked(text: str, low: str, paragraphs: Paragraphs) -> bool:
 
 MENTION_TRIGGER = either(
     Trigger((*vocabulary.STRONG_VERBS, *vocabulary.PHRASAL_VERBS), _strong_then_word),
-    Trigger(tuple(sorted(IMPERATIVE_ONLY)), _asked),  # "… and ask the spec-auditor to investigate"
     Trigger(_DESCRIBING_PROBES, _describes),  # "- Delegates to figma-design-agent for ..."
     VERB_TRIGGER,
     languages.MENTION_TRIGGER,
+    # last: its words are everywhere, and where VERB_TRIGGER fires this one need not be asked
+    Trigger((_ASK,), _asked, words=(f"{_ASK} the",)),  # "… and ask the spec-auditor to investigate"
 )
 
 

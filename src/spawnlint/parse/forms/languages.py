@@ -6,7 +6,6 @@ CJK, the verb last with an object particle in Japanese and Korean."""
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass
 
@@ -42,6 +41,8 @@ class _Grammar:
     role: re.Pattern[str] | None
     # a verb joined after the verb, then a negation of it ("委任して実行できる")
     joined: re.Pattern[str] | None
+    # where words have spaces, a time's or condition's clause ("antes de subagentes confirmarem")
+    subordinator: re.Pattern[str] | None
 
 
 _ROLES = lazy.compile(rf"\b{vocabulary.alternation(vocabulary.SPAWNED_ROLES, plural=True)}\b", re.IGNORECASE)
@@ -74,6 +75,9 @@ def _grammar(language: vocabulary.Language) -> _Grammar:
             rf"{vocabulary.alternation(language.joined_negations)}"
         )
         if language.joined
+        else None,
+        re.compile(rf"\b{vocabulary.alternation(language.subordinators)}\b", re.IGNORECASE)
+        if language.spaced and language.subordinators
         else None,
     )
 
@@ -320,8 +324,8 @@ def _foreign_clause(grammar: _Grammar, text: str, verb: re.Match[str]) -> tuple[
         cut = min((m.start() for m in (end, comma) if m is not None), default=limit)
         clause = text[clause_start:cut]
         language = grammar.language
-        if language.spaced and language.subordinators:  # a time's or condition's clause ends its object
-            time = _subordinator(language).search(clause)
+        if grammar.subordinator is not None:  # a time's or condition's clause ends its object
+            time = grammar.subordinator.search(clause)
             clause = clause[: time.start()] if time else clause
         after = verb.end() + (text[verb.end() : verb.end() + 1] in language.verb_complements)
         if language.modifier_particles and text.startswith(language.modifier_particles, after):
@@ -335,11 +339,6 @@ def _foreign_clause(grammar: _Grammar, text: str, verb: re.Match[str]) -> tuple[
             grammar.language.code == "de" and grammar.negation.search(clause) is not None
         )
     return clause_start, clause, negated or _false_friend(grammar.language, text, verb)
-
-
-@functools.cache
-def _subordinator(language: vocabulary.Language) -> re.Pattern[str]:
-    return re.compile(rf"\b{vocabulary.alternation(language.subordinators)}\b", re.IGNORECASE)
 
 
 _DASH = lazy.compile(r"\s[—–]\s")  # "… selbst fahren — vorbereiten und den Befehl delegieren"

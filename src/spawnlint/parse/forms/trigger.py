@@ -26,8 +26,10 @@ class Words:
         # a word that holds another is found whenever that one is (`teammate`, `team`)
         self._single = tuple(w for w in single if not any(v != w and v in w for v in single))
         self._phrase_words = tuple(w for w in self.words if " " in w)
+        # no `\b` before the first word: a pattern that opens with its literal is searched for that
+        # literal at C speed (`_bounded` asks for the boundary; "have the" is in every text)
         self._phrases = tuple(
-            (w.split()[0], w.split()[-1], re.compile(r"\b" + r"\s+".join(map(re.escape, w.split())) + r"\b"))
+            (w.split()[0], w.split()[-1], re.compile(r"\s+".join(map(re.escape, w.split())) + r"\b"))
             for w in self._phrase_words
         )
 
@@ -38,7 +40,7 @@ class Words:
         found += [
             w
             for w, (head, tail, pattern) in zip(self._phrase_words, self._phrases, strict=True)
-            if head in text and tail in text and pattern.search(text)
+            if head in text and tail in text and _first_bounded(pattern, text)
         ]
         return found
 
@@ -58,7 +60,7 @@ class Words:
                 at = low.find(word, at + 1)
         for head, tail, pattern in self._phrases:
             if head in low and tail in low:
-                spans.extend(m.span() for m in pattern.finditer(low))
+                spans.extend(m.span() for m in pattern.finditer(low) if _bounded(low, m.start()))
         found: set[int] = set()
         for a, b in spans:
             found.update(range(bisect_right(starts, a) - 1, bisect_right(starts, max(a, b - 1))))
@@ -66,9 +68,18 @@ class Words:
 
     def found_in(self, text: str) -> bool:
         return any(w in text for w in self._single) or any(
-            head in text and tail in text and pattern.search(text) is not None
+            head in text and tail in text and _first_bounded(pattern, text)
             for head, tail, pattern in self._phrases
         )
+
+
+def _bounded(text: str, at: int) -> bool:
+    """Whether a word starts at `at` (no letter, digit or `_` right before it)."""
+    return at == 0 or not (text[at - 1].isalnum() or text[at - 1] == "_")
+
+
+def _first_bounded(pattern: re.Pattern[str], text: str) -> bool:
+    return any(_bounded(text, m.start()) for m in pattern.finditer(text))
 
 
 @dataclass(frozen=True)

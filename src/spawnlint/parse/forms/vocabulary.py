@@ -45,6 +45,8 @@ WEAK_VERBS = (
 GERUND_LEADS = ("prefer", "consider", "try", "by")
 # "Have a subagent do X" spawns; "you have two agents" does not: these count only as imperatives.
 IMPERATIVE_ONLY = ("have", "get", "ask")
+# The one of them that names an agent by its id alone: "ask the spec-auditor to investigate"
+ASKING_VERB = "ask"
 # The team verbs that start its teammates too: "Dispatch a planning team under a shared TeamCreate"
 TEAM_SPAWN_VERBS = ("spawn", "dispatch", "launch")
 # The verbs that create an agent team ("Create a team", "Use TeamCreate").
