@@ -8,7 +8,7 @@ import re
 
 from spawnlint import lazy
 from spawnlint.model import Form, ValueKind
-from spawnlint.parse.forms import removal, syntax
+from spawnlint.parse.forms import removal, syntax, vocabulary
 from spawnlint.parse.forms.prose import BUILTINS, code_like
 from spawnlint.parse.forms.spec import Claims, Doc, FormSpec, Found, Pass
 from spawnlint.parse.forms.syntax import PARAM_KEYS, Match, RawParam, is_spawn_params, split_params
@@ -83,7 +83,7 @@ def _another_framework(text: str, call: re.Match[str], params: list[RawParam]) -
 # with its other arguments left to the model, where its prompt follows ("worktrees created by
 # `Agent(isolation: "worktree")`" names the tool; another framework's `Task(description=...)` is
 # no spawn)
-_AGENT_ONLY_KEYS = frozenset({"run_in_background", "isolation"})
+_AGENT_ONLY_KEYS = frozenset(vocabulary.AGENT_ONLY_KEYS)
 
 
 def _agent_only(params: list[RawParam]) -> bool:

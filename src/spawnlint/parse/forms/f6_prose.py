@@ -358,7 +358,10 @@ def _to_an_agent(rest: str, base: int) -> list[tuple[str, int]]:
 # Task call with the prompt below", "send it to the chosen agent via the Agent tool".
 _THE_TOOL = r"(?:the\s+)?(?:\*\*|`)?(?:Agent|Task)(?:\*\*|`)?\s+tool\b(?!\s*'s)"
 _TOOL_OBJECT = lazy.compile(rf"\s*{_THE_TOOL}", re.IGNORECASE)
-_TOOL_INSTRUMENT = lazy.compile(rf"\b(?:via|with|using|through)\s+{_THE_TOOL}", re.IGNORECASE)
+_TOOL_INSTRUMENT = lazy.compile(
+    rf"\b(?:via|with|using|through)\s+(?:{_THE_TOOL}|`{vocabulary.alternation(vocabulary.AGENT_ONLY_KEYS)}\b)",
+    re.IGNORECASE,
+)  # (or "via `run_in_background: true`": a parameter only the Agent tool takes)
 _TOOL_CALLS = lazy.compile(
     r"\b(?:a|an|one|single|multiple|several|parallel|separate|two|three|four|five|\d+)\s+(?:parallel\s+)?"
     r"(?:\*\*|`)?(?:Agent|Task)(?:\*\*|`)?(?:\s+tool)?\s+(?:calls?|invocations?)\b"
@@ -612,6 +615,7 @@ EXAMPLES = FormExamples(
         "| `--parallel` | Launch three reviewer subagents, one per module |",
         "- `--parallel` — Launches 3 parallel reviewer subagents.",
         "Capture the staged diff yourself and hand it to a manual sub-agent.",
+        "Dispatch via `run_in_background: true` so the main context stays clean.",  # the tool's key
         "If it still fails, hand off to the **debugger agent**, which works in a clean context.",
         # arrows inside parentheses name the agent's own steps, not a diagram
         "Invoke the content-manager agent to run the workflow (research → outline → draft → publish).",
@@ -624,6 +628,10 @@ EXAMPLES = FormExamples(
         "- `--agent <name>` — Run the session as the given agent.",
         "Hand the findings back to the lead agent via SendMessage.",  # what is handed, and to whom
         "Hand the result to the user.",
+        "**Use an AGENT instead when:**\n- You need a context of its own",  # a guide to choosing
+        "Dispatch via a background shell so the build keeps going.",  # a shell, not the Agent tool
+        "6. **Delegations**: Does it spawn sub-agents (Agent tool)? If so, read their definitions.",
+        "| headless | Spawn `$HEADLESS_CMD` subprocess (see the harness notes) |",  # a process
         "Hand off to the next agent without further edits.",  # whichever runs next
         "Reject the split and ask the task-checker to look again.",  # no such agent: a mention only
         "Hand the brief to `skill-writer`. That skill rewrites skills.",  # a skill; agents are confirmed

@@ -103,7 +103,7 @@ _VARIABLE_REF = lazy.compile(rf"`?(?P<name>\$\{{?[A-Z][A-Z0-9_]*\}}?)`?\s+{CORE_
 # What follows a name that is not an agent's: "the `x` skill", "`sdd-system` CLI subcommands".
 NOT_AN_AGENT_AFTER = (
     r"(?!\s*(?i:skill|command|subcommand|tool|script|file|cli|hook|workflow|mcp|server|plugin|template"
-    r"|process(?:e)?|daemon|thread|container|job|shell)s?\b)"
+    r"|(?:sub)?process(?:e)?|daemon|thread|container|job|shell)s?\b)"
     # "Dispatch a `close-notification` browser event": an event, a word describing it or none
     r"(?!\s*(?:[\w-]+\s+)?(?i:events?|signals?|notifications?)\b)"
 )
@@ -478,8 +478,29 @@ def _name_list(text: str, at: int, marked_only: bool = False) -> list[tuple[str,
 def no_instruction(text: str) -> bool:
     """A sentence that instructs no one, whatever verbs it holds: a line of an example dialogue
     (`assistant: I'll launch the x agent`), a flow diagram ("1.Setup → 2.Spawn Team → 3.Review"),
-    or an item saying what a slash command does ("- `/x:diagnose` — Launch the diagnostic agent")."""
-    return _DIALOGUE.match(text) is not None or _flow_diagram(text) or _COMMAND_ITEM.match(text) is not None
+    an item saying what a slash command does ("- `/x:diagnose` — Launch the diagnostic agent"), a
+    question ("Does it spawn sub-agents (Agent tool)?"), or the lead of a list of when to choose
+    an agent ("**Use an AGENT instead when:**")."""
+    return (
+        _DIALOGUE.match(text) is not None
+        or _flow_diagram(text)
+        or _COMMAND_ITEM.match(text) is not None
+        or _QUESTION.match(text) is not None
+        or _WHEN_TO_CHOOSE.match(text) is not None
+    )
+
+
+# "6. **Delegations**: Does it spawn sub-agents (Agent tool)?": asked of what is read, not told
+_QUESTION = lazy.compile(
+    r"^[\s>*_#-]*(?:\d+[.)]\s*)?(?:\*\*[^*\n]{1,40}\*\*\s*:?\s*)?"
+    r"(?:does|do|did|is|are|was|were|can|could|will|would|should|has|have)\s[^?\n]*\?\s*$",
+    re.IGNORECASE,
+)
+# "**Use an AGENT instead when:**" and the conditions below it: a guide to choosing a component
+_WHEN_TO_CHOOSE = lazy.compile(
+    r"^[\s>*_#-]*(?:\*\*)?use\s+(?:an?\s+)?(?:sub-?)?agents?\s+(?:instead\s+)?(?:when|if)\s*:",
+    re.IGNORECASE,
+)
 
 
 _ARROW = lazy.compile(r"→|->|⇒")
@@ -556,6 +577,7 @@ _STRONG_OBJECTS = (
     *vocabulary.SPAWNED_ROLES,
     *vocabulary.probes(vocabulary.SPAWNED_TASKS),
     "task",  # "Spawn parallel research tasks" (vocabulary.TASK_WORDS)
+    *vocabulary.AGENT_ONLY_KEYS,  # "Dispatch via `run_in_background: true`"
 )
 _PRONOUN_NEXT = lazy.compile(rf"\s+{vocabulary.alternation(vocabulary.SPAWNED_PRONOUNS)}\b")
 _MARKED_NEXT = lazy.compile(r"\s*(?:(?:the|a|an|one)\s+)?(?:`|\*\*)")
