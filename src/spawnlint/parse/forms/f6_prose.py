@@ -358,10 +358,13 @@ def _to_an_agent(rest: str, base: int) -> list[tuple[str, int]]:
 # Task call with the prompt below", "send it to the chosen agent via the Agent tool".
 _THE_TOOL = r"(?:the\s+)?(?:\*\*|`)?(?:Agent|Task)(?:\*\*|`)?\s+tool\b(?!\s*'s)"
 _TOOL_OBJECT = lazy.compile(rf"\s*{_THE_TOOL}", re.IGNORECASE)
-_TOOL_INSTRUMENT = lazy.compile(
-    rf"\b(?:via|with|using|through)\s+(?:{_THE_TOOL}|`{vocabulary.alternation(vocabulary.AGENT_ONLY_KEYS)}\b)",
-    re.IGNORECASE,
-)  # (or "via `run_in_background: true`": a parameter only the Agent tool takes)
+_TOOL_INSTRUMENT = lazy.compile(rf"\b(?:via|with|using|through)\s+{_THE_TOOL}", re.IGNORECASE)
+# "Dispatch via `run_in_background: true`": with no object, the verb's instrument is a parameter
+# only the Agent tool takes ("launch this `Bash` pipeline with `run_in_background: true`" runs a
+# shell: the Bash tool takes it too, and there the object says which)
+_KEY_INSTRUMENT = lazy.compile(
+    rf"\s+(?:via|with|using)\s+`{vocabulary.alternation(vocabulary.AGENT_ONLY_KEYS)}\b", re.IGNORECASE
+)
 _TOOL_CALLS = lazy.compile(
     r"\b(?:a|an|one|single|multiple|several|parallel|separate|two|three|four|five|\d+)\s+(?:parallel\s+)?"
     r"(?:\*\*|`)?(?:Agent|Task)(?:\*\*|`)?(?:\s+tool)?\s+(?:calls?|invocations?)\b"
@@ -376,6 +379,8 @@ def _by_the_tool(text: str, verbs: list[_Verb]) -> list[ProseSpawn]:
             return [ProseSpawn(Form.F6, verb.start, None, 0, None, 0)]
         clause = re.split(r"[.;!?]\s", text[verb.end : verb.end + 200], maxsplit=1)[0]
         if _TOOL_INSTRUMENT.search(clause) or _TOOL_CALLS.search(clause):
+            return [ProseSpawn(Form.F6, verb.start, None, 0, None, 0)]
+        if verb.strong and _KEY_INSTRUMENT.match(text, verb.end):
             return [ProseSpawn(Form.F6, verb.start, None, 0, None, 0)]
     for pattern in (
         _TOOL_CALLS,
@@ -632,6 +637,7 @@ EXAMPLES = FormExamples(
         "Dispatch via a background shell so the build keeps going.",  # a shell, not the Agent tool
         "6. **Delegations**: Does it spawn sub-agents (Agent tool)? If so, read their definitions.",
         "| headless | Spawn `$HEADLESS_CMD` subprocess (see the harness notes) |",  # a process
+        "For `--background`, launch this `Bash` pipeline with `run_in_background: true`.",  # a shell
         "Hand off to the next agent without further edits.",  # whichever runs next
         "Reject the split and ask the task-checker to look again.",  # no such agent: a mention only
         "Hand the brief to `skill-writer`. That skill rewrites skills.",  # a skill; agents are confirmed

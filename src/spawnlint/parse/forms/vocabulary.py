@@ -45,8 +45,9 @@ WEAK_VERBS = (
 GERUND_LEADS = ("prefer", "consider", "try", "by")
 # "Have a subagent do X" spawns; "you have two agents" does not: these count only as imperatives.
 IMPERATIVE_ONLY = ("have", "get", "ask")
-# Parameters only the Agent tool takes: `Task(run_in_background=true)` is a spawn, and so is
-# "Dispatch via `run_in_background: true`"
+# Parameters of the Agent tool that no other framework's `Task(...)` takes (the Bash tool takes
+# `run_in_background` too): `Task(run_in_background=true)` is a spawn, and so is "Dispatch via
+# `run_in_background: true`" with no object
 AGENT_ONLY_KEYS = ("run_in_background", "isolation")
 # The one of them that names an agent by its id alone: "ask the spec-auditor to investigate"
 ASKING_VERB = "ask"
