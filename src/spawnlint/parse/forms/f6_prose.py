@@ -621,6 +621,7 @@ EXAMPLES = FormExamples(
         "- `--parallel` — Launches 3 parallel reviewer subagents.",
         "Capture the staged diff yourself and hand it to a manual sub-agent.",
         "Dispatch via `run_in_background: true` so the main context stays clean.",  # the tool's key
+        "Would you like to run the **skeptic** agent for a feasibility review?",  # an offer to the user
         "If it still fails, hand off to the **debugger agent**, which works in a clean context.",
         # arrows inside parentheses name the agent's own steps, not a diagram
         "Invoke the content-manager agent to run the workflow (research → outline → draft → publish).",

@@ -491,9 +491,10 @@ def no_instruction(text: str) -> bool:
 
 
 # "6. **Delegations**: Does it spawn sub-agents (Agent tool)?": asked of what is read, not told
+# (not a question put to the user: "Would you like to run the skeptic agent?" offers the spawn)
 _QUESTION = lazy.compile(
     r"^[\s>*_#-]*(?:\d+[.)]\s*)?(?:\*\*[^*\n]{1,40}\*\*\s*:?\s*)?"
-    r"(?:does|do|did|is|are|was|were|can|could|will|would|should|has|have)\s[^?\n]*\?\s*$",
+    r"(?:does|do|did|is|are|was|were|can|has|have)\s+(?:it|they|this|that|these|those|the|any)\s[^?\n]*\?\s*$",
     re.IGNORECASE,
 )
 # "**Use an AGENT instead when:**" and the conditions below it: a guide to choosing a component
