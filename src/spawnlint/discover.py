@@ -205,6 +205,8 @@ def _skill_dirs(
         if "agents" in folders:
             continue  # a SKILL.md inside an agents/ tree is an agent written as a folder
         claim = _claim_of(path, claims)
+        # beside a plugin's own manifest, for other tools; but a marketplace's source with no
+        # manifest of its own, a manifest that names it, or another plugin's skills/ folder keeps it
         folder = posixpath.dirname(path)
         if (
             folder in roots
@@ -212,7 +214,7 @@ def _skill_dirs(
             and (claim is None or claim[0] != "skills")
             and not _a_skill_of(folder, named)
         ):
-            continue  # (a marketplace's source with a SKILL.md and no manifest stays that skill)
+            continue
         # the folders below the plugin root that holds it: a plugin may itself be called doc/
         root = next((r for r in roots if path.startswith(r + "/")), "")
         inner = folders[len(root.split("/")) if root else 0 : -1]
