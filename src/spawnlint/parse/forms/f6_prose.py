@@ -15,6 +15,7 @@ from spawnlint.parse.forms.prose import (
     BUILTINS,
     COMPOUND_HEAD,
     CORE_NOUN,
+    FLAG,
     IMPERATIVE_ONLY,
     NEGATION,
     NOT_AN_AGENT,
@@ -299,7 +300,7 @@ _DESCRIBING = lazy.compile(
     r"|^[\s>*_#-]*(?:\d+[.)]\s*)?(?:\*\*[^*\n]{1,60}\*\*\s*[-—–:]\s*)?"
     r"[A-Z][a-z]+s\b[^.;:\n]{0,60},\s+(?:and\s+|then\s+)?"  # "Parses it, delegates to"
     # what a flag does: "- `--enhanced` — (Claude Code only) When passed alone, dispatches ..."
-    r"|^[\s>*_#|-]*`--?[A-Za-z][^`\n]*`\s*(?:[-—–:|]\s*)(?:\([^)\n]{1,40}\)\s*)?"
+    rf"|^[\s>*_#|-]*`{FLAG}[^`\n]*`\s*(?:[-—–:|]\s*)(?:\([^)\n]{{1,40}}\)\s*)?"
     r"(?:(?:when|if|with)\b[^,.;\n]{1,40},\s+)?)"
     r"(?P<verb>spawns|launches|dispatches|delegates|invokes|activates|kicks\s+off|fans\s+out|hands(?:\s+off)?)\b",
     re.IGNORECASE | re.MULTILINE,  # a body test reads many lines at once
@@ -317,7 +318,7 @@ def _handed_over(text: str, verb: _Verb) -> bool:
     return verb.word == "hand" and not _HAND_OFF.match(text, verb.start)
 
 
-_FLAG_LABEL = lazy.compile(r"[\s>*_#|-]*`--?[A-Za-z]")  # a flag's item is no feature list
+_FLAG_LABEL = lazy.compile(rf"[\s>*_#|-]*`{FLAG}")  # a flag's item is no feature list
 
 
 _BASE_FORMS = {"launches": "launch", "dispatches": "dispatch", "activates": "activate", "hands": "hand"}

@@ -271,6 +271,8 @@ EXAMPLES = FormExamples(
         "- `topic` = the node's label\n- `level` = its level\n",
         "Invoke Monitor tool with all 4 required params:\n\n"
         "- `command`: the constructed command\n- `persistent`: true\n",  # another tool's parameters
+        # 起動 is Japanese's own verb, negated; Chinese 起 ("start one") does not stand in it
+        "所見を1件ずつ直す（専用の fixer Agent は起動しない）:\n\n1. `confirmed_fix` の所見を直す\n",
         "Based on the first word, dispatch as follows:\n\n- **init** → Run `/shop:init`\n"
         "- **start** → Run `/shop:start` with the rest\n- **help** or empty → Show the subcommands\n",
     ),

@@ -318,12 +318,14 @@ _BY_A_COMMAND = lazy.compile(r"`/[\w:.-]+[^`]*`[^.;:`]{0,40}\bto\s+$", re.IGNORE
 # "- `/cloudflare:diagnose` — Launch the diagnostic subagent", "- **/a2a-loop** - Start a long-running
 # agent", "- `Task` - Launch other agents",
 # "- `context: fork` -- runs the skill in a subagent": what a command, tool or key does
+# A flag as a code span opens: `` `--team` ``, `` `-p` `` (its item says what the model does when given it)
+FLAG = r"--?[A-Za-z]"
 # (not a flag's item: "- `--team` — Dispatch a planning team" is what the model does when given it)
 _COMMAND_ITEM = lazy.compile(
-    r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*)?`(?!--?[A-Za-z])[^`\n]+`(?:\*\*)?\s*(?:—|–|--|-|:)"
+    rf"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*)?`(?!{FLAG})[^`\n]+`(?:\*\*)?\s*(?:—|–|--|-|:)"
     r"|^\s*(?:[-*+]\s+|\d+[.)]\s+)?\*\*/[\w:.-]+[^*\n]*\*\*\s*(?:—|–|--|-|:)"  # "- **/a2a-loop** - Start ..."
     # a table row about a field: "| `agent` | Delegate to ..."
-    r"|^\s*\|\s*(?:\*\*)?`(?!--?[A-Za-z])[^`\n]+`(?:\*\*)?\s*\|"
+    rf"|^\s*\|\s*(?:\*\*)?`(?!{FLAG})[^`\n]+`(?:\*\*)?\s*\|"
     r"|^\s*\|\s*\*\*(?:Agent|Task)\*\*\s*\|"  # a table of tools: "| **Task** | Spawn subagents |"
 )
 
