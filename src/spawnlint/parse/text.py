@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from spawnlint import lazy
 from spawnlint.model import Form, Param, Sentence
@@ -46,8 +47,10 @@ class FormExamples:
     invalid: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class Block:
+class Block(NamedTuple):
+    """A block of a markdown document (a tuple: it is hashed on every question a pass asks of it,
+    and a tuple's hash is the interpreter's own)."""
+
     kind: str  # "fence", "code", "paragraph", "html"
     start: int  # 0-based index of the first line of the block's text
     end: int  # 0-based, exclusive

@@ -32,11 +32,28 @@ class Words:
             (w.split()[0], w.split()[-1], re.compile(r"\s+".join(map(re.escape, w.split())) + r"\b"))
             for w in self._phrase_words
         )
+        # Most text holds no letter of another script (Japanese, Chinese, Korean, Russian): one
+        # search for the first letters of those words spares half the searches there
+        self._latin_single = tuple(w for w in self._single if _latin(w))
+        self._latin_plain = tuple(w for w in single if _latin(w))
+        self._latin_phrases = tuple(
+            p for w, p in zip(self._phrase_words, self._phrases, strict=True) if _latin(w)
+        )
+        heads = sorted({w[0] for w in self.words if not _latin(w)})
+        self._other_heads = re.compile(f"[{''.join(map(re.escape, heads))}]") if heads else None
+
+    def _latin_only(self, text: str) -> bool:
+        """Whether the text holds no word but those in Latin letters."""
+        return self._other_heads is None or self._other_heads.search(text) is None
 
     def present(self, text: str) -> list[str]:
         """The words the text holds (a word that holds another counts as that one: use
         `found_in` for a yes or no)."""
-        found = [w for w in self.words if " " not in w and w in text]
+        found = [
+            w
+            for w in (self._latin_plain if self._latin_only(text) else self.words)
+            if " " not in w and w in text
+        ]
         found += [
             w
             for w, (head, tail, pattern) in zip(self._phrase_words, self._phrases, strict=True)
@@ -53,7 +70,7 @@ class Words:
             starts.append(at + 1)
             at = low.find("\n", at + 1)
         spans: list[tuple[int, int]] = []
-        for word in self._single:
+        for word in self._latin_single if self._latin_only(low) else self._single:
             at = low.find(word)
             while at >= 0:
                 spans.append((at, at + len(word)))
@@ -67,10 +84,20 @@ class Words:
         return found
 
     def found_in(self, text: str) -> bool:
+        if self._latin_only(text):
+            return any(w in text for w in self._latin_single) or any(
+                head in text and tail in text and _first_bounded(pattern, text)
+                for head, tail, pattern in self._latin_phrases
+            )
         return any(w in text for w in self._single) or any(
             head in text and tail in text and _first_bounded(pattern, text)
             for head, tail, pattern in self._phrases
         )
+
+
+def _latin(word: str) -> bool:
+    """Whether a word is written in Latin letters (accented ones included) and ASCII signs."""
+    return all(ord(c) < 0x370 for c in word)
 
 
 def _bounded(text: str, at: int) -> bool:
