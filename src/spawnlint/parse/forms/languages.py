@@ -338,6 +338,8 @@ def _foreign_clause(grammar: _Grammar, text: str, verb: re.Match[str]) -> tuple[
         negated = grammar.negation.search(before) is not None or (
             grammar.language.code == "de" and grammar.negation.search(clause) is not None
         )
+        # "用 grep 找出 subagent 定义": a verb of using governs only what stands right after it
+        negated = negated or (verb.group(0) in language.weak_verbs and not _used(grammar, clause))
     return clause_start, clause, negated or _false_friend(grammar.language, text, verb)
 
 
@@ -569,7 +571,7 @@ def foreign_spawns(text: str) -> list[ProseSpawn]:
                 return [
                     ProseSpawn(Form.F6, verb.start(), handed.group("name"), handed.start("name"), None, 0)
                 ]
-            if not (subagents or ref or by_the_tool or in_parallel):
+            if not (subagents or ref or by_the_tool or in_parallel or _counted(grammar, verb, clause)):
                 continue
             if (
                 ref is None
@@ -585,6 +587,32 @@ def foreign_spawns(text: str) -> list[ProseSpawn]:
                 ProseSpawn(Form.F6, verb.start(), ref.group(group), clause_start + ref.start(group), None, 0)
             ]
     return []
+
+
+def _used(grammar: _Grammar, clause: str) -> bool:
+    """Whether a verb of using has an agent or the tool as its object, right after it (a count
+    at most between): "用 subagent 并行", not "用 grep 找出 subagent 定义" (grep is what is used).
+    A language whose words have spaces finds the object after its verb on its own."""
+    if grammar.language.spaced:
+        return True
+    rest = clause.lstrip(" \t*_")
+    count = _COUNTS.get(grammar.language.code)
+    counted = count.match(rest) if count else None
+    rest = rest[counted.end() :] if counted else rest
+    named = _FOREIGN_REF.match(rest)
+    rest = rest[named.end() :].lstrip() if named else rest
+    return any(p.match(rest) for p in (grammar.subagent, grammar.agent, _THE_TOOL))
+
+
+def _counted(grammar: _Grammar, verb: re.Match[str], clause: str) -> bool:
+    """Whether a verb of starting that comes first counts the agents it starts: "开一个独立的
+    checker agent", "派两个 agent" (a bare agent noun is not enough without the count; a verb of
+    using or making counts nothing it starts: "生成一个 agent 配置文件")."""
+    language = grammar.language
+    count = _COUNTS.get(language.code)
+    if count is None or language.verb_last or verb.group(0) in (*language.weak_verbs, *language.making_verbs):
+        return False
+    return count.match(clause.lstrip(" *_")) is not None and bool(_nouns(grammar, grammar.agent, clause))
 
 
 # The trigger: one of the languages' agent nouns (or the English "agent", which they borrow) and
@@ -731,6 +759,10 @@ EXAMPLES = (
             "并发启动 Agents（每个检查点一组）。",  # in parallel, right before the verb
             "对于复杂的缺陷修复，生成一个子智能体来编写复现测试。",
             "兩條軌道並行：啟動兩個審查 subagent。",  # traditional characters
+            "质检时开一个独立的 checker agent，把清单交给它。",  # 开 (open) one: a count, then the noun
+            "C 模式：用 subagent 并行处理其余模块。",  # 用 (use) right before the sub-agent
+            "能开 subagent 就开 subagent 复核。",
+            "派两个 agent 分别审查前后端。",
         ),
         invalid=(
             "不要派 subagent 做这件事。",
@@ -748,6 +780,12 @@ EXAMPLES = (
             "这些 subagent 一起完成审查，看起来很快。",  # 一起 / 看起: no verb of starting
             "エラーが起きたら subagent の出力を確認する。",  # Japanese 起き: to occur
             "不要啟動 subagent。",
+            "开发 subagent 时先写好描述。",  # 开发: to develop
+            "打开 agent 的配置文件。",  # 打开: to open a file
+            "这是一个通用 subagent 模板。",  # 通用: general-purpose
+            "用 grep 找出所有 subagent 定义。",  # 用 governs grep, not the sub-agent
+            "不用 subagent，直接在主线程完成。",
+            "生成一个 agent 配置文件。",  # a file made, not an agent started
         ),
     ),
     FormExamples(

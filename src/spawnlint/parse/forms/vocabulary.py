@@ -455,6 +455,8 @@ LANGUAGES = (
         verbs=(
             *("派发", "派出", "派工", "派", "启动", "调用", "委派", "委托", "召唤", "生成"),
             "起",  # start one: "起 `dev:planner` subagent" (its false friends below)
+            "开",  # open one: "开一个独立的 checker agent"
+            *("使用", "用"),  # use: only the noun right after it (weak_verbs)
             *("派發", "啟動", "調用", "委託", "召喚"),
         ),
         subagent_nouns=("子代理", "子智能体", "子智能體"),
@@ -485,6 +487,14 @@ LANGUAGES = (
             *("起作用", "起源", "起码", "说起", "提起", "想起", "兴起", "崛起", "起伏", "起步", "起飞"),
             *("起诉", "起身", "升起", "拿起", "掀起", "唤起", "起到", "看起", "听起", "起初", "起见"),
             *("起こ", "起き", "起票", "起案", "起用"),  # Japanese: occur, wake, file a ticket, draft, appoint
+            # words that hold 开 without meaning "open one": develop, begin, open a file, ...
+            *("开发", "开始", "打开", "开放", "开关", "公开", "展开", "离开", "开头", "开会", "开销"),
+            *("分开", "开源", "开通", "开展", "开心", "避开", "开支", "开门", "开创", "开除", "开车"),
+            *("开口", "开机", "召开", "拆开", "解开", "开着", "开闭", "开篇", "开端", "开辟", "开箱"),
+            *("开局", "开具", "开票", "开拓", "张开", "敞开", "隔开", "错开", "开工", "开采"),
+            # words that end in 用 without being "use": general-purpose, common, available, ...
+            *("通用", "常用", "可用", "专用", "应用", "作用", "有用", "无用", "适用", "备用", "复用"),
+            *("共用", "引用", "费用", "启用", "禁用", "占用", "试用", "沿用", "惯用", "实用", "公用"),
         ),
         # "生成子智能体的提示词": the prompt is what is made; "派出的 sub-agent": one sent before
         modifier_particles=("的",),
@@ -493,6 +503,13 @@ LANGUAGES = (
         verb_complements=("出", "了", "过"),
         parallel=("并行", "并发", "同时", "並行", "並發", "同時"),
         tool_words=("工具", "tool"),  # "以 Agent tool 派工": the English name kept
+        weak_verbs=("使用", "用"),
+        # "开一个 … agent", "派两个 agent": a verb of starting, then a count of agents
+        numerals=(*"一二两三四五六七八九十几多", "N", "n"),
+        counters=("个", "個"),
+        # "生成一个 agent 配置文件": a making, not a start, when the noun is only counted
+        making_verbs=("生成",),
+        new_words=("新", "新的"),
     ),
     Language(
         "de",
