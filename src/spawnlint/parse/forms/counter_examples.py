@@ -30,7 +30,8 @@ _COUNTER_LABEL = lazy.compile(
     r"^[\s#>*_\-+|`/<!]*(?:\d+[.)]\s*)?(?:\*\*|__)?\s*"
     rf"(?P<word>{vocabulary.alternation(vocabulary.COUNTER_LABELS)})\b"
     rf"|\b{vocabulary.alternation(vocabulary.COUNTER_VERDICTS)}\s*(?::|\)|—|–|-\s)"
-    rf"|\b{vocabulary.alternation(vocabulary.COUNTER_ANYWHERE)}\b",
+    # (not a file's or an id's part: "the predicates of anti-pattern-detection.md")
+    rf"|(?<![\w/.-]){vocabulary.alternation(vocabulary.COUNTER_ANYWHERE)}(?![\w/-]|\.\w)",
     re.IGNORECASE,
 )
 

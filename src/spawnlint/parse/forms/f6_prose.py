@@ -16,6 +16,7 @@ from spawnlint.parse.forms.prose import (
     COMPOUND_HEAD,
     CORE_NOUN,
     FLAG,
+    ID_NAME,
     IMPERATIVE_ONLY,
     NEGATION,
     NOT_AN_AGENT,
@@ -26,6 +27,7 @@ from spawnlint.parse.forms.prose import (
     ProseSpawn,
     code_like,
     governed,
+    id_after_verb,
     is_instruction,
     names_the_tool,
     references,
@@ -112,7 +114,8 @@ _DESCRIBED = lazy.compile(
     r"^\s*(?:(?:to\s+)?(?:the|a|an|all|any|each|both)\s+|to\s+)?"
     # (a relative clause ends the object: "Launch a discussion where specialist agents respond")
     r"(?:(?!(?:and|or|nor|than|as|like|of|from|if|when|where|which|who|to|the|a|an|this|that|its|their)\s)"
-    r"[\w`-]+\s+){0,4}?"
+    # (an aside in parentheses counts as a word: "Delegate the analysis (power / stability) to subagents")
+    r"(?:[\w`-]+|\([^()\n]{1,80}\))\s+){0,4}?"
     r"(?:to\s+(?:(?:the|a|an)\s+)?)?"  # "Delegate the work to sub-agents"
     rf"\(?(?:{CORE_NOUN}|(?:reviewer|critic|worker)s)\b" + COMPOUND_HEAD,
     re.IGNORECASE,
@@ -166,6 +169,9 @@ def sentence_spawns(text: str) -> list[ProseSpawn]:
         refs = references(rest, verb.end, strong=verb.strong or names_the_tool(text))
         if not refs and word in _TO_AN_AGENT_WORDS and not _handed_over(text, verb):
             refs = _to_an_agent(rest, verb.end)  # (what is handed to `x` without its noun: a mention)
+        by_id = not refs and word in vocabulary.ID_VERBS and not verb.listed
+        if by_id:  # "Run `content-strategist` to draft the brief": an agent only if the project has it
+            refs = id_after_verb(rest, verb.end, _RUN_ID)
         if refs and _HEADLESS.search(text, verb.end, refs[0][1]):
             continue  # "Spawn a headless worker (`builder` agent)": a `claude -p` process
         if refs:
@@ -173,7 +179,7 @@ def sentence_spawns(text: str) -> list[ProseSpawn]:
             if len(refs) == 1 and names:
                 target, at = refs[0]
                 return [ProseSpawn(Form.F6, verb.start, target, at, n, o) for n, o in names]
-            unsure = word == "invoke" and not _AGENT_WORD.search(text, verb.end, refs[-1][1] + 80)
+            unsure = (word == "invoke" or by_id) and not _AGENT_WORD.search(text, verb.end, refs[-1][1] + 80)
             return [ProseSpawn(Form.F6, verb.start, n, o, None, 0, unsure and n[:1] != "$") for n, o in refs]
         # the generic shapes read words, not their emphasis ("dispatch **one** subagent"); a verb
         # inside bold ends a label there ("**Agents to Invoke** - Other agents …")
@@ -535,12 +541,26 @@ _DESCRIBING_PROBES = (
 )
 
 
-# A spawn verb with its agents (prose.VERB_TRIGGER), or the shapes above.
+# The id right after the verb in code marks, "the" at most before it: what the trigger's probes
+# ("run `", "run the `") see
+_RUN_ID = lazy.compile(rf"^\s+(?:(?i:the)\s+)?`{ID_NAME}`" + NOT_AN_AGENT_AFTER)
+_ID_VERB = lazy.compile(rf"\b{vocabulary.alternation(vocabulary.ID_VERBS)}\b", re.IGNORECASE)
+
+
+def _id_after_a_verb(text: str, low: str, paragraphs: Paragraphs) -> bool:
+    return any(id_after_verb(text[m.end() :], m.end(), _RUN_ID) for m in _ID_VERB.finditer(text))
+
+
+# A spawn verb with its agents (prose.VERB_TRIGGER), or the shapes above, or a weak verb with an
+# agent's id right after it (vocabulary.ID_VERBS: "Run `content-strategist`").
 TRIGGER = either(
     VERB_TRIGGER,
     Trigger(
         (*VERB_TRIGGER.probes, "agent", "task", "one message", "single message", "same message"),
         _tool_or_description,
+    ),
+    Trigger(
+        tuple(f"{verb}{the} `" for verb in vocabulary.ID_VERBS for the in ("", " the")), _id_after_a_verb
     ),
 )
 
@@ -622,6 +642,9 @@ EXAMPLES = FormExamples(
         "- `--parallel` — Launches 3 parallel reviewer subagents.",
         "Capture the staged diff yourself and hand it to a manual sub-agent.",
         "Dispatch via `run_in_background: true` so the main context stays clean.",  # the tool's key
+        "For large diffs, delegate the per-file review (style / logic / tests) to subagents.",  # an aside
+        "Spawn 2-3 `shop-scout` calls in one message and merge what they find.",  # a count, then the id
+        "**Large inputs — parallel subagents:** Dispatch all four in one turn, then merge.",
         "Would you like to run the **skeptic** agent for a feasibility review?",  # an offer to the user
         "If it still fails, hand off to the **debugger agent**, which works in a clean context.",
         # arrows inside parentheses name the agent's own steps, not a diagram
@@ -637,6 +660,8 @@ EXAMPLES = FormExamples(
         "Hand the result to the user.",
         "**Use an AGENT instead when:**\n- You need a context of its own",  # a guide to choosing
         "Dispatch via a background shell so the build keeps going.",  # a shell, not the Agent tool
+        "Spawn 2 `dev-server` processes, one per port.",  # processes, not agents
+        "The subagents report first; then dispatch all four of the summaries to the log.",
         "6. **Delegations**: Does it spawn sub-agents (Agent tool)? If so, read their definitions.",
         "| headless | Spawn `$HEADLESS_CMD` subprocess (see the harness notes) |",  # a process
         "For `--background`, launch this `Bash` pipeline with `run_in_background: true`.",  # a shell

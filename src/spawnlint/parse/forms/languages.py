@@ -50,7 +50,8 @@ _ROLES = lazy.compile(rf"\b{vocabulary.alternation(vocabulary.SPAWNED_ROLES, plu
 
 def _grammar(language: vocabulary.Language) -> _Grammar:
     edge = r"\b" if language.spaced else ""
-    english_sub, english_agent = ("sub(-)agent(s)",), ("agent(s)",)
+    # the English nouns borrowed: "交给 sub agent", "召集 Agent Team" (a team's members are spawned)
+    english_sub, english_agent = ("sub( )(-)agent(s)", "agent team(s)"), ("agent(s)",)
 
     def words(found: tuple[str, ...]) -> re.Pattern[str]:
         return re.compile(rf"{edge}{vocabulary.alternation(found)}{edge}", re.IGNORECASE)
@@ -759,6 +760,9 @@ EXAMPLES = (
             "并发启动 Agents（每个检查点一组）。",  # in parallel, right before the verb
             "对于复杂的缺陷修复，生成一个子智能体来编写复现测试。",
             "兩條軌道並行：啟動兩個審查 subagent。",  # traditional characters
+            "复杂的长输出可交给 sub agent。",  # hand to; the noun with a space
+            "用子agent执行：一个带技能跑，一个不带。",
+            "召集 Agent Team（TeamCreate），三名 reviewer 并行评审。",  # convene a team
             "质检时开一个独立的 checker agent，把清单交给它。",  # 开 (open) one: a count, then the noun
             "C 模式：用 subagent 并行处理其余模块。",  # 用 (use) right before the sub-agent
             "能开 subagent 就开 subagent 复核。",
@@ -786,6 +790,9 @@ EXAMPLES = (
             "用 grep 找出所有 subagent 定义。",  # 用 governs grep, not the sub-agent
             "不用 subagent，直接在主线程完成。",
             "生成一个 agent 配置文件。",  # a file made, not an agent started
+            "结果交给主 agent 汇总。",  # handed back to the main agent
+            "交给用户确认后再继续。",
+            "召集全体成员开会。",
         ),
     ),
     FormExamples(

@@ -107,13 +107,32 @@ NOT_AN_AGENT_AFTER = (
     # "Dispatch a `close-notification` browser event": an event, a word describing it or none
     r"(?!\s*(?:[\w-]+\s+)?(?i:events?|signals?|notifications?)\b)"
 )
+# What may stand before an id a verb governs: an article or a count ("Spawn 2-3 `scout` calls")
+_DETERMINER = r"(?:the|a|an|one|two|three|four|five|\d+(?:\s*[-–]\s*\d+)?)"
+# an agent's id: `code-reviewer`, `shop:critic`, `$REVIEWER`
+ID_NAME = (
+    r"(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)+|[A-Za-z][\w-]*(?::{1,2}[A-Za-z][\w.-]*)+"
+    r"|\$\{?[A-Z][A-Z0-9_]*\}?)"
+)
 # After spawn/launch/dispatch, an id right after the verb: ``Spawn `shop:critic` ``,
 # ``Dispatch `codebase-recon` via the Agent tool``, `` `Agent(shop:critic)` ``.
 _ID_AFTER_VERB = lazy.compile(
-    r"^\s*(?:(?:the|a|an|one)\s+)?(?:\*\*)?(?P<mark>`|\*\*)(?:Agent\(|Task\()?"
-    r"(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)+|[A-Za-z][\w-]*(?::{1,2}[A-Za-z][\w.-]*)+|\$\{?[A-Z][A-Z0-9_]*\}?)"
-    r"\)?(?P=mark)" + NOT_AN_AGENT_AFTER
+    rf"^\s*(?:{_DETERMINER}\s+)?(?:\*\*)?(?P<mark>`|\*\*)(?:Agent\(|Task\()?"
+    + ID_NAME
+    + r"\)?(?P=mark)"
+    + NOT_AN_AGENT_AFTER
 )
+
+
+def id_after_verb(rest: str, base: int, pattern: re.Pattern[str] | None = None) -> list[tuple[str, int]]:
+    """The id right after a verb (`rest` follows it, at `base`; `pattern` says how it stands
+    there, an article or a count before it by default): ``Spawn 2 `scout` ``."""
+    m = (pattern or _ID_AFTER_VERB).match(rest)
+    if m is None or m.group("name").lower() in NOT_AN_AGENT or not _agent_like(m.group("name"), m):
+        return []
+    return [(m.group("name"), base + m.start("name"))]
+
+
 _NAMED_LIST = lazy.compile(r"\b(?:named|called)\s+", re.IGNORECASE)
 _NAME_TOKEN = lazy.compile(
     r"""`([^`\s]+)`|\*\*([^*\s]+)\*\*|"([^"\s]+)"|'([^'\s]+)'|“([^”\s]+)”|([a-z][\w-]*)"""
@@ -378,11 +397,13 @@ _RELATIVE_CLAUSE = lazy.compile(
 
 def governed(between: str) -> bool:
     """Whether the words between a verb and an agent let the verb govern it: "Delegate the
-    migration to the x agent" does; "Run the same check as the x agent" does not."""
-    words = between.lower().split()
+    migration to the x agent" does; "Run the same check as the x agent" does not. An aside in
+    parentheses is no words between ("Delegate the analysis (power / stability) to subagents")."""
+    words = _ASIDE.sub(" ", between).lower().split()
     return len(words) <= 6 and not _COMPARISON & set(words)
 
 
+_ASIDE = lazy.compile(r"\([^()\n]*\)")
 _HYPHENATED_ADJECTIVE = lazy.compile(
     r"-(?:ready|based|powered|driven|level|grade|aware|specific|like|style|enabled|capable|friendly"
     r"|native|first|only|safe|heavy|intensive|out|context|lived|scoped|isolated)$"
@@ -583,7 +604,7 @@ _STRONG_OBJECTS = (
     *vocabulary.AGENT_ONLY_KEYS,  # "Dispatch via `run_in_background: true`"
 )
 _PRONOUN_NEXT = lazy.compile(rf"\s+{vocabulary.alternation(vocabulary.SPAWNED_PRONOUNS)}\b")
-_MARKED_NEXT = lazy.compile(r"\s*(?:(?:the|a|an|one)\s+)?(?:`|\*\*)")
+_MARKED_NEXT = lazy.compile(rf"\s*(?:{_DETERMINER}\s+)?(?:`|\*\*)")
 _REFERENCE_WINDOW = 170  # 160 after the verb, and the verb itself
 _COLON_AT_END = lazy.compile(r":(?:\*\*|__)?[^\S\n]*$", re.MULTILINE)
 

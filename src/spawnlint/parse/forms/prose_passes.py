@@ -76,6 +76,8 @@ def _sentences(doc: Doc, claims: Claims) -> Found:
             continue  # "After this command completes, the workflow engine will:" and its steps
         if block.kind == "paragraph" and _QUOTATION.match(doc.text(block)):
             continue  # > "My workflow at the end of a run: Launch review subagents." (someone's words)
+        if block.kind == "paragraph" and _COMPARED.match(doc.text(block)):
+            continue  # "**Skills vs subagents**: … use subagents when you need isolation" (a guide)
         for sentence in block_sentences(doc.structure, block):
             if example_after and sentence.end_line == block.end:
                 continue  # "Launch plugin agents for complex tasks:" and an example command file
@@ -96,6 +98,17 @@ def _sentences(doc: Doc, claims: Claims) -> Found:
 # A blockquote that is all one quotation, perhaps with its source after it: words quoted, not said
 _QUOTATION = lazy.compile(
     r"\s*>\s*[\"“](?:[^\"“”]|\n\s*>\s*)*[\"”]\s*(?:(?:\n\s*>)?\s*[—–-]{1,2}\s*[^\n]{0,80})?\s*$"
+)
+
+
+# A paragraph under a bold label that sets agents against something else: it tells when to choose
+# which ("**Skills 与子代理**：…当你需要隔离时使用子代理"), it starts none
+_FOREIGN_SUBAGENTS = tuple(n for language in vocabulary.LANGUAGES for n in language.subagent_nouns)
+_AGENTS_NAMED = vocabulary.alternation((*vocabulary.CORE_AGENT_NOUNS, *_FOREIGN_SUBAGENTS), plural=True)
+_COMPARED = lazy.compile(
+    r"\s*(?:[-*]\s+)?\*\*(?=[^*\n]{0,60}?" + _AGENTS_NAMED + r")[^*\n]{1,60}?"
+    r"(?:\s+(?:vs\.?|versus)\s+|\s*(?:与|與|対|對)\s*)[^*\n]{1,60}\*\*\s*[:：]",
+    re.IGNORECASE,
 )
 
 

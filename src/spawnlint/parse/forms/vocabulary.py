@@ -41,6 +41,10 @@ WEAK_VERBS = (
     "fire",  # "fire a background subagent"
     "hand",  # "hand the diff to a fresh sub-agent"
 )
+# Weak verbs whose object may be an agent by its id alone ("Run `content-strategist` to draft the
+# brief"): a spawn only where the project has that agent. Not "use": "**Related**: … then use
+# `feature-planner` for the backlog" points a reader at an agent.
+ID_VERBS = ("run",)
 # A verb's -ing form after these is an instruction too ("prefer dispatching a fresh subagent").
 GERUND_LEADS = ("prefer", "consider", "try", "by")
 # "Have a subagent do X" spawns; "you have two agents" does not: these count only as imperatives.
@@ -98,7 +102,7 @@ SPAWNED_ROLES = (
 )
 # A sub-agent by a pronoun after a strong verb, where the sentence named sub-agents before it
 # ("If the host supports subagents, launch one").
-SPAWNED_PRONOUNS = ("one", "them")
+SPAWNED_PRONOUNS = ("one", "them", "both", "all three", "all four", "all five", "all six")
 # The Task tool's calls by its own noun after a strong verb: "spawn parallel sub-tasks for
 # research"; "tasks" only after "spawn" and these words ("Spawn parallel research tasks"), not a
 # shell's or a runtime's ("spawn a background task", "spawn asyncio tasks")
@@ -456,10 +460,11 @@ LANGUAGES = (
             *("派发", "派出", "派工", "派", "启动", "调用", "委派", "委托", "召唤", "生成"),
             "起",  # start one: "起 `dev:planner` subagent" (its false friends below)
             "开",  # open one: "开一个独立的 checker agent"
+            *("召集", "组建", "交给"),  # convene (a team), form (one), hand to
             *("使用", "用"),  # use: only the noun right after it (weak_verbs)
             *("派發", "啟動", "調用", "委託", "召喚"),
         ),
-        subagent_nouns=("子代理", "子智能体", "子智能體"),
+        subagent_nouns=("子代理", "子智能体", "子智能體", "子( )agent(s)"),
         agent_nouns=("智能体", "智能體", "代理"),
         # 怎么/如何: "how to dispatch" names a topic, it does not tell the model to
         negations=(
