@@ -164,6 +164,8 @@ def sentence_spawns(text: str) -> list[ProseSpawn]:
             continue
         if word == "start" and text[verb.end :].lstrip().lower().startswith("with "):
             continue  # "Start with 3-5 teammates": begin with, a size to aim for
+        if _by_code(text[: verb.start]):
+            continue  # "Use an `AgentOrchestrator` to dispatch requests to agents": code the user writes
         end = verbs[i + 1].start if i + 1 < len(verbs) else len(text)
         rest = text[verb.end : min(end, verb.end + 240)]
         refs = references(rest, verb.end, strong=verb.strong or names_the_tool(text))
@@ -172,6 +174,8 @@ def sentence_spawns(text: str) -> list[ProseSpawn]:
         by_id = not refs and word in vocabulary.ID_VERBS and not verb.listed
         if by_id:  # "Run `content-strategist` to draft the brief": an agent only if the project has it
             refs = id_after_verb(rest, verb.end, _RUN_ID)
+            if refs and _IMAGINED.match(text, refs[0][1] + len(refs[0][0]) + 1):
+                refs = []  # "Run `x-auditor` conceptually (or replicate its pipeline)": done here
         if refs and _HEADLESS.search(text, verb.end, refs[0][1]):
             continue  # "Spawn a headless worker (`builder` agent)": a `claude -p` process
         if refs:
@@ -185,6 +189,8 @@ def sentence_spawns(text: str) -> list[ProseSpawn]:
         # inside bold ends a label there ("**Agents to Invoke** - Other agents …")
         inside_bold = text.count("**", 0, verb.start) % 2 == 1
         plain = rest[:160] if inside_bold else _EMPHASIS.sub("", rest[:160])
+        if inside_bold and (label_end := _LABEL_END.search(plain)):
+            plain = plain[: label_end.start()]  # "**Orchestrated run** — a parallel subagent cannot …"
         clause = re.split(r"[.;:!?]\s", plain, maxsplit=1)[0]
         if verb.strong and (_AS_SUBAGENTS.search(clause) or _AS_AGENTS.search(clause)):
             return [ProseSpawn(Form.F6, verb.start, None, 0, None, 0)]  # "dispatch them as sub-agents"
@@ -283,6 +289,28 @@ class _Verb:
     describing: bool = False  # "Launches the x agent": what the unit does, said of it
     listed: bool = False  # "- Delegates execution to a specific agent": a feature in a list
     strong: bool = False  # it spawns by itself (prose.strong_verb)
+
+
+# What the verb is done with, right before it: "Use an `AgentOrchestrator` with routing to dispatch
+# …", "using `ai.handoff()` to delegate …": code of an agent framework does it, in the program the
+# user builds; the tools the model calls are not that ("Use `TeamCreate` to spawn teammates")
+_WITH_CODE = lazy.compile(
+    r"\b(?:use|using|with|via)\s+(?:an?\s+|the\s+)?`(?P<code>[^`\n]{2,60})`[^.;:`\n]{0,60}?\bto\s+$",
+    re.IGNORECASE,
+)
+_TOOLS_OF_THE_MODEL = frozenset({"Agent", "Task", "TeamCreate", "SendMessage"})
+
+
+def _by_code(before: str) -> bool:
+    m = _WITH_CODE.search(before[-160:])
+    if m is None:
+        return False
+    code = m.group("code").strip()
+    return code not in _TOOLS_OF_THE_MODEL and ("(" in code or "." in code or code_like(code))
+
+
+# The end of a bold label and the dash or colon after it: what follows is said of the label
+_LABEL_END = lazy.compile(r"\*\*\s*[—–:-]")
 
 
 def _instruction_verbs(text: str) -> list[_Verb]:
@@ -544,6 +572,7 @@ _DESCRIBING_PROBES = (
 # The id right after the verb in code marks, "the" at most before it: what the trigger's probes
 # ("run `", "run the `") see
 _RUN_ID = lazy.compile(rf"^\s+(?:(?i:the)\s+)?`{ID_NAME}`" + NOT_AN_AGENT_AFTER)
+_IMAGINED = lazy.compile(r"\s*(?:conceptually|mentally|in\s+your\s+head)\b", re.IGNORECASE)
 _ID_VERB = lazy.compile(rf"\b{vocabulary.alternation(vocabulary.ID_VERBS)}\b", re.IGNORECASE)
 
 
@@ -643,6 +672,7 @@ EXAMPLES = FormExamples(
         "Capture the staged diff yourself and hand it to a manual sub-agent.",
         "Dispatch via `run_in_background: true` so the main context stays clean.",  # the tool's key
         "For large diffs, delegate the per-file review (style / logic / tests) to subagents.",  # an aside
+        "Use `Agent` with a short prompt to dispatch two reviewer subagents.",  # the model's own tool
         "Spawn 2-3 `shop-scout` calls in one message and merge what they find.",  # a count, then the id
         "**Large inputs — parallel subagents:** Dispatch all four in one turn, then merge.",
         "Would you like to run the **skeptic** agent for a feasibility review?",  # an offer to the user
@@ -661,6 +691,10 @@ EXAMPLES = FormExamples(
         "**Use an AGENT instead when:**\n- You need a context of its own",  # a guide to choosing
         "Dispatch via a background shell so the build keeps going.",  # a shell, not the Agent tool
         "Spawn 2 `dev-server` processes, one per port.",  # processes, not agents
+        # code of an agent framework that the user's program runs
+        "- **Orchestrated run** — a parallel subagent cannot prompt the user.",  # a label's noun
+        "Configure handoff rules using `ai.handoff()` to delegate tasks between agents.",
+        "Use an `AgentOrchestrator` with LLM routing to dispatch requests to specialized agents.",
         "The subagents report first; then dispatch all four of the summaries to the log.",
         "6. **Delegations**: Does it spawn sub-agents (Agent tool)? If so, read their definitions.",
         "| headless | Spawn `$HEADLESS_CMD` subprocess (see the harness notes) |",  # a process

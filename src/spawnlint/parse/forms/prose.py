@@ -231,6 +231,8 @@ def is_instruction(text: str, verb: re.Match[str]) -> bool:
     """The word is used as a verb that is not negated: not "a named spawn", not "do not spawn";
     nor what a slash command does ("run `/x:diagnose` to launch the diagnostician agent")."""
     before = text[max(0, verb.start() - _CLAUSE_WINDOW) : verb.start()]
+    if text.lstrip().startswith("|"):
+        before = before[before.rfind("|") + 1 :]  # a table row: its cell, not "Don't know" two cells back
     if _CJK_AFTER.match(text, verb.end()):
         return False  # an English word in a CJK sentence: a noun ("run 比較は"), or a verb that other
         # languages read ("invoke しない", "spawn する")
@@ -441,8 +443,8 @@ def teammate_names(text: str, after: int = 0) -> list[tuple[str, int]]:
     `spawn \\`lead\\` from **planner**`; a team's own name (`a team called x`) is not one."""
     for m in _NAMED_LIST.finditer(text, after):
         before = text[max(after, m.start() - 40) : m.start()]
-        if re.search(r"\bteam\s*$", before, re.IGNORECASE):
-            continue
+        if re.search(r"\b(?:team|the)\s*$", before, re.IGNORECASE):
+            continue  # "a team called x"; "amend the named parent" (the one named before)
         names = _name_list(text, m.end())
         if names:
             return names
@@ -498,15 +500,16 @@ def _name_list(text: str, at: int, marked_only: bool = False) -> list[tuple[str,
     return names
 
 
-def no_instruction(text: str) -> bool:
+def no_instruction(text: str, diagrams: bool = True) -> bool:
     """A sentence that instructs no one, whatever verbs it holds: a line of an example dialogue
-    (`assistant: I'll launch the x agent`), a flow diagram ("1.Setup → 2.Spawn Team → 3.Review"),
-    an item saying what a slash command does ("- `/x:diagnose` — Launch the diagnostic agent"), a
-    question ("Does it spawn sub-agents (Agent tool)?"), or the lead of a list of when to choose
-    an agent ("**Use an AGENT instead when:**")."""
+    (`assistant: I'll launch the x agent`), a flow diagram ("1.Setup → 2.Spawn Team → 3.Review";
+    not with `diagrams` false: a step of one may name a project's agent, "Dispatch
+    domain-researcher → Share findings"), an item saying what a slash command does ("-
+    `/x:diagnose` — Launch the diagnostic agent"), a question ("Does it spawn sub-agents (Agent
+    tool)?"), or the lead of a list of when to choose an agent ("**Use an AGENT instead when:**")."""
     return (
         _DIALOGUE.match(text) is not None
-        or _flow_diagram(text)
+        or (diagrams and _flow_diagram(text))
         or _COMMAND_ITEM.match(text) is not None
         or _QUESTION.match(text) is not None
         or _WHEN_TO_CHOOSE.match(text) is not None

@@ -138,7 +138,7 @@ def _read_sentence(text: str, which: tuple[bool, ...], may_name: bool) -> tuple[
     found = sentence_spawns(text, forms)
     if found:
         return tuple(found), False
-    if may_name and not no_instruction(text):
+    if may_name and not no_instruction(text, diagrams=False):
         return tuple(f6_prose.mentions(text)), True
     return (), False
 
