@@ -602,7 +602,12 @@ def _used(grammar: _Grammar, clause: str) -> bool:
     rest = rest[counted.end() :] if counted else rest
     named = _FOREIGN_REF.match(rest)
     rest = rest[named.end() :].lstrip() if named else rest
-    return any(p.match(rest) for p in (grammar.subagent, grammar.agent, _THE_TOOL))
+    noun = next((m for p in (grammar.subagent, grammar.agent, _THE_TOOL) if (m := p.match(rest))), None)
+    # "用 `qa-engineer` agent 定義的表格": the agent is the subject of what modifies the object
+    return noun is not None and _MODIFIES.match(rest, noun.end()) is None
+
+
+_MODIFIES = lazy.compile(r"\s*[\u3400-\u9fff]{1,3}的")
 
 
 def _counted(grammar: _Grammar, verb: re.Match[str], clause: str) -> bool:
@@ -793,6 +798,7 @@ EXAMPLES = (
             "结果交给主 agent 汇总。",  # handed back to the main agent
             "交给用户确认后再继续。",
             "召集全体成员开会。",
+            "输出格式一律用 `qa-engineer` agent 定义的表格。",  # the agent defines the table used
         ),
     ),
     FormExamples(
