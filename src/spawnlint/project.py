@@ -145,10 +145,10 @@ _MEMORY_FILES = frozenset({"CLAUDE.MD", "AGENTS.MD"})
 
 def _follow(ref: str, source: SourceFile, sources: Mapping[str, SourceFile]) -> str | None:
     """The markdown file of the project a reference names: `${CLAUDE_PLUGIN_ROOT}/x` from the
-    plugin's root; `./x`, `../x` and `x/y.md` from the file's folder, then from the plugin's root
-    (a bare "plan.md" or `@CLAUDE.md` is the user's file as often as the plugin's: none; a
-    CLAUDE.md or AGENTS.md is the memory of whatever project is open, unless the plugin's root
-    is named)."""
+    plugin's root; `./x`, `../x` and `x/y.md` from the file's folder, then from the plugin's root,
+    then (`x/y.md` only) from the repository's root, as its author wrote it (a bare "plan.md" or
+    `@CLAUDE.md` is the user's file as often as the plugin's: none; a CLAUDE.md or AGENTS.md is
+    the memory of whatever project is open, unless the plugin's root is named)."""
     root = source.plugin.root
     here = posixpath.dirname(source.path)
     if ref.startswith("${CLAUDE_PLUGIN_ROOT}/"):
@@ -157,6 +157,8 @@ def _follow(ref: str, source: SourceFile, sources: Mapping[str, SourceFile]) -> 
         return None
     else:
         tries = [posixpath.join(here, ref), posixpath.join(root, ref)]
+        if not ref.startswith("."):
+            tries.append(ref)  # "plugins/x/references/patterns/audit.md"
     for path in tries:
         path = posixpath.normpath(path)
         if path in sources and sources[path].kind is not FileKind.AGENT:

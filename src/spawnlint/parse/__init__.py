@@ -138,6 +138,8 @@ _FOLLOWED = lazy.compile(
     rf"|(?i:\bread\b)[^\n]{{0,40}}?(?<![\w@])`?(?P<read>{_PATH})\b`?[^.;]{{0,60}}?(?i:\b(?:and|then)\s+"
     rf"{_FOLLOW}\b)"
     r"|(?<![\w/])@(?P<include>(?:\$\{CLAUDE_PLUGIN_ROOT\}/)?(?:\.{1,2}/|[\w.-]+/)*[\w.-]+\.md)\b"
+    # "Follow the shared framework … defined in:" and the file alone on the next line
+    rf"|(?i:\b{_FOLLOW}\b)[^\n]*:[ \t]*\n[ \t]*[-*]?[ \t]*`?(?P<below>{_PATH})\b`?[ \t]*$"
 )
 _FENCE = lazy.compile(r"^\s{0,3}(?:`{3,}|~{3,})")
 
@@ -150,12 +152,16 @@ def followed_files(lines: list[str], body_start: int) -> tuple[tuple[int, int, s
         line = lines[i]
         if _FENCE.match(line):
             fenced = not fenced
-        if fenced or ".md" not in line:
+        if fenced:
             continue  # a file named in an example or a script is no instruction to follow it
         after = lines[i + 1] if i + 1 < len(lines) and not _FENCE.match(lines[i + 1]) else ""
+        if ".md" not in line and not (line.rstrip().endswith(":") and ".md" in after):
+            continue
         for m in _FOLLOWED.finditer(line + "\n" + after):
-            group = next(g for g in ("path", "read", "include") if m.group(g))
-            if m.start(group) < len(line):
+            group = next(g for g in ("path", "read", "include", "below") if m.group(g))
+            if group == "below":
+                found.append((i + 2, m.start(group) - len(line), m.group(group)))  # on the next line
+            elif m.start(group) < len(line):
                 found.append((i + 1, m.start(group) + 1, m.group(group)))
     return tuple(found)
 

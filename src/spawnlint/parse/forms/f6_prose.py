@@ -426,7 +426,7 @@ def _by_the_tool(text: str, verbs: list[_Verb]) -> list[ProseSpawn]:
     ):  # "a single Task call"
         m = pattern.search(text)
         before = text[max(0, m.start() - 160) : m.start()].replace("*", "") if m else ""
-        if m and not (NEGATION.search(before) or _NOT_THIS.search(before)):
+        if m and not (NEGATION.search(before) or _NOT_THIS.search(before) or _ANOTHER_DOES.search(before)):
             return [ProseSpawn(Form.F6, m.start(), None, 0, None, 0)]
     m = _READ_AND_DISPATCH.search(text)  # "Read `agents/verifier.md` and call it with ..."
     definition = m is not None and (m.group("verb").lower() != "call" or _DEFINITION.search(m.group(0)))
@@ -475,6 +475,12 @@ _IN_ONE_MESSAGE = lazy.compile(
     r"\b(?:start|launch|spawn|dispatch|run|invoke|kick\s+off|fire\s+off)\s+(?:them|all\s+of\s+them|them\s+all|each"
     r"(?:\s+of\s+them)?|both(?:\s+of\s+them)?|all)\s+(?:[\w-]+\s+){0,2}?in\s+(?:one|a\s+single|the\s+same)\s+"
     r"(?:message|response|turn)\b",
+    re.IGNORECASE,
+)
+# What another command does, or a kind of them: "`/implement-plan` executes each phase via a
+# subagent", "Commands that execute multi-phase plans via subagents"
+_ANOTHER_DOES = lazy.compile(
+    r"`/[\w:.-]+`\s+(?:\w+\s+)?\w+s\b[^.;]*$|\b(?:commands|skills|workflows|plugins)\s+(?:that|which)\s+\w+[^.;]*$",
     re.IGNORECASE,
 )
 # Sub-agents as the means: "fall back to meta-prompting using a subagent", "Parallelize this step
@@ -675,6 +681,8 @@ EXAMPLES = FormExamples(
         "Use `Agent` with a short prompt to dispatch two reviewer subagents.",  # the model's own tool
         "Spawn 2-3 `shop-scout` calls in one message and merge what they find.",  # a count, then the id
         "**Large inputs — parallel subagents:** Dispatch all four in one turn, then merge.",
+        "Use Task agents to gather context from the linked issues.",
+        "Run the checks via parallel subagents, one per file.",
         "Would you like to run the **skeptic** agent for a feasibility review?",  # an offer to the user
         "If it still fails, hand off to the **debugger agent**, which works in a clean context.",
         # arrows inside parentheses name the agent's own steps, not a diagram
@@ -693,6 +701,8 @@ EXAMPLES = FormExamples(
         "Spawn 2 `dev-server` processes, one per port.",  # processes, not agents
         # code of an agent framework that the user's program runs
         "- **Orchestrated run** — a parallel subagent cannot prompt the user.",  # a label's noun
+        "**Why it matters:** `/run-plan` executes each phase via a subagent with finite context.",
+        "[9] orchestration - Commands that execute multi-phase plans via subagents",
         "Configure handoff rules using `ai.handoff()` to delegate tasks between agents.",
         "Use an `AgentOrchestrator` with LLM routing to dispatch requests to specialized agents.",
         "The subagents report first; then dispatch all four of the summaries to the log.",

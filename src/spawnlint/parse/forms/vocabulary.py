@@ -119,7 +119,7 @@ IDLE_SUBJECTS = ("team-mate", "team mate", "member", "specialist")
 # The nouns that tell a sentence naming the Agent/Task tool is about spawning one.
 TOOL_SENTENCE_NOUNS = (*CORE_AGENT_NOUNS, "worker")
 # The nouns that say the agent is spawned ("dispatch them as sub-agents"), not just any agent.
-SPAWNED_NOUNS = ("sub(-)agent", "teammate")
+SPAWNED_NOUNS = ("sub(-)agent", "teammate", "task agent")  # "Use Task agents to gather context"
 TEAM_NOUN = "team"
 # What a strong verb may spawn besides an agent: a team or a panel of agents.
 GROUP_NOUNS = (TEAM_NOUN, "panel")
