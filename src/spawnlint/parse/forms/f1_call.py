@@ -140,6 +140,8 @@ _TOOL_LIST = lazy.compile(
 _STANDS_ALONE = lazy.compile(
     r"\s*(?:[-*+>]\s+|\d+(?:\.\d+)*[.)]?\s+|#{1,6}\s+)?(?:\[[^\]\n]*\]\s*)?[`*]*"
     r"|[^\n]*(?:→|->|=>|:)\s*[`*]*"
+    # or the object of a verb of calling: "Use Task(Explore) to map the codebase"
+    r"|[^\n]*\b(?i:use|call|run|launch|spawn|dispatch|invoke|via|using)\s+[`*]*"
 )
 _LIST_GOES_ON = lazy.compile(r"\s*[,\]\"']")
 
