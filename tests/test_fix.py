@@ -758,3 +758,15 @@ def test_python_sl102_is_fixed_only_with_unsafe_fixes(project: Make) -> None:
         "utf-8"
     ) == 'Agent(\n    subagent_type="helper",\n    prompt="help",\n)\n'
     assert run.lines == []
+
+
+def test_a_call_written_as_a_tag_loses_its_name_attribute(project: Make) -> None:
+    """`<Task agent="critic" name="c1">`: the attribute and the space before it go, the rest of the
+    tag and its prompt stay; a second run finds nothing to fix."""
+    body = '# Go\n\n{RULE}\n\n<Task agent="critic" name="c1" model="opus">\nReview the plan.\n</Task>\n'
+    root = project({"agents/critic.md": CRITIC, "commands/go.md": body.replace("{RULE}", RULE)})
+    run_cli("check", "--root", str(root), "--fix")
+    fixed = (root / "commands/go.md").read_text("utf-8")
+    assert fixed == body.replace("{RULE}", RULE).replace(' name="c1"', "")
+    again = run_cli("check", "--root", str(root), "--fix")
+    assert again.lines == []

@@ -7,13 +7,13 @@ from __future__ import annotations
 import re
 
 from spawnlint import lazy
-from spawnlint.model import Form, ValueKind
+from spawnlint.model import Edit, Form, Param, ValueKind
 from spawnlint.parse.forms import removal, syntax, vocabulary
 from spawnlint.parse.forms.prose import BUILTINS, code_like
 from spawnlint.parse.forms.spec import Claims, Doc, FormSpec, Found, Pass
 from spawnlint.parse.forms.syntax import PARAM_KEYS, Match, RawParam, is_spawn_params, split_params
 from spawnlint.parse.forms.trigger import Paragraphs, Trigger
-from spawnlint.parse.text import FormExamples, LineIndex, RawSite
+from spawnlint.parse.text import Block, FormExamples, LineIndex, RawSite
 
 _CALLEE = r"(Agent|Task)\s*\("
 # not `new Agent(` (another framework's constructor), `def Task(`, `x.Agent(`
@@ -170,8 +170,30 @@ def bare_calls(text: str, taken: list[Match]) -> list[Match]:
     return found
 
 
+# `<Task agent="architect">` … `</Task>`: the call written as a tag, its arguments attributes (the
+# agent by `agent` or `subagent_type`), its prompt the lines up to the closing tag
+_TAG = lazy.compile(r"<(Agent|Task)((?:\s+[A-Za-z_][\w-]*\s*=\s*(?:\"[^\"\n]*\"|'[^'\n]*'))+)\s*/?>")
+_ATTRIBUTE = lazy.compile(r"([A-Za-z_][\w-]*)\s*=\s*(\"[^\"\n]*\"|'[^'\n]*')")
+_TAG_KEYS = {"agent": "subagent_type"}
+
+
+def tag_calls(text: str) -> list[Match]:
+    """`<Task agent="architect">`: a spawn written as a tag, with the agent or a teammate's keys."""
+    found: list[Match] = []
+    for m in _TAG.finditer(text):
+        params = []
+        for a in _ATTRIBUTE.finditer(text, m.start(2), m.end(2)):
+            key = _TAG_KEYS.get(a.group(1), a.group(1))
+            value, kind = syntax.classify(a.group(2))
+            params.append(RawParam(key, value, kind, a.start(1), a.start(2)))
+        keys = {p.key for p in params}
+        if keys <= PARAM_KEYS and ("subagent_type" in keys or _teammate(params)):
+            found.append(Match(m.start(), m.end(), m.group(1), tuple(params)))
+    return found
+
+
 def _has_callee(text: str, low: str, paragraphs: Paragraphs) -> bool:
-    return _CALLEE_ANYWHERE.search(text) is not None
+    return _CALLEE_ANYWHERE.search(text) is not None or _TAG.search(text) is not None
 
 
 TRIGGER = Trigger(("Agent", "Task"), _has_callee, any_case=False)
@@ -190,13 +212,38 @@ def _calls(doc: Doc, claims: Claims) -> Found:
             last, _ = index.position(m.end - 1)
             lines.update(range(first, last + 1))
             sites.append(RawSite(Form.F1, first, column, m.tool, syntax.params_at(m.params, index), block))
+        for m in tag_calls(text):
+            first, column = index.position(m.start)
+            lines.add(first)
+            sites.append(RawSite(Form.F1, first, column, m.tool, syntax.params_at(m.params, index), block))
         for m in bare_calls(text, matches):
             first, column = index.position(m.start)
             params = syntax.params_at(m.params, index)
             sites.append(RawSite(Form.F1, first, column, m.tool, params, block, candidate=True))
         if matches:
             spans[block.start] = tuple((m.start, m.end) for m in matches)
+    sites.extend(_tag_sites(doc))
     return Found(tuple(sites), frozenset(lines), spans)
+
+
+def _tag_sites(doc: Doc) -> list[RawSite]:
+    """The calls written as tags. Their lines are no block's: the markdown reader takes a tag on
+    its own line for the wrapper of a prompt and reads only the lines inside it."""
+    tagged = [i for i, line in enumerate(doc.lines) if "<Task" in line or "<Agent" in line]
+    if not tagged:
+        return []
+    covered = {j for b in doc.structure.blocks for j in range(b.start, b.end)}
+    sites = []
+    for i in tagged:
+        line = doc.lines[i]
+        if i in covered:
+            continue  # a block's: read with it (a fence, a paragraph)
+        block = Block("html", i, i + 1, None)
+        index = LineIndex(line, i)
+        for m in tag_calls(line):
+            _, column = index.position(m.start)
+            sites.append(RawSite(Form.F1, i, column, m.tool, syntax.params_at(m.params, index), block))
+    return sites
 
 
 CALLS = Pass("calls", (Form.F1,), TRIGGER, _calls)
@@ -216,6 +263,7 @@ EXAMPLES = FormExamples(
         'result = Agent(subagent_type="shop:critic", prompt="Review the plan.")',
         'For each module, in parallel,\nAgent(description="Review", prompt="Review the module.")',
         "**If the user says yes:**\n\n```\nTask(Explore):\n  Explore the code for the topic.\n```",
+        '<Task agent="architect">\nContext: the session notes\n</Task>',  # a call written as a tag
     ),
     invalid=(
         'new Agent({name: "x", instructions: "y"})',
@@ -228,7 +276,17 @@ EXAMPLES = FormExamples(
         'specialist = Agent(name="specialist", ...)',
         'team = [\n    Agent(name="finance", description="Finance", ...),\n    Agent(name="legal", ...),\n]',
         'Agent(name="triage", instructions="Route the ticket.", handoffs=[billing])',
+        '<Task id="t1" status="open">Write the report</Task>',  # a task of a plan, as markup
     ),
 )
 
-SPEC = FormSpec(Form.F1, TRIGGER, removal.written, (EXAMPLES,))
+
+def _remove(param: Param, path: str, lines: list[str], gone: frozenset[int]) -> tuple[Edit, ...]:
+    """A keyword of a call (`removal.written`), or an attribute of a call written as a tag."""
+    line = lines[param.line - 1] if 1 <= param.line <= len(lines) else ""
+    if _TAG.search(line) and line.rfind("<", 0, param.column) > line.rfind(">", 0, param.column):
+        return removal.tag_attribute(param, path, lines)
+    return removal.written(param, path, lines, gone)
+
+
+SPEC = FormSpec(Form.F1, TRIGGER, _remove, (EXAMPLES,))

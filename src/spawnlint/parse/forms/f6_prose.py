@@ -115,7 +115,7 @@ _DESCRIBED = lazy.compile(
     # (a relative clause ends the object: "Launch a discussion where specialist agents respond")
     r"(?:(?!(?:and|or|nor|than|as|like|of|from|if|when|where|which|who|to|the|a|an|this|that|its|their)\s)"
     # (an aside in parentheses counts as a word: "Delegate the analysis (power / stability) to subagents")
-    r"(?:[\w`-]+|\([^()\n]{1,80}\))\s+){0,4}?"
+    r"(?:[\w`-]+|\([^()]{1,120}\))\s+){0,4}?"
     r"(?:to\s+(?:(?:the|a|an)\s+)?)?"  # "Delegate the work to sub-agents"
     rf"\(?(?:{CORE_NOUN}|(?:reviewer|critic|worker)s)\b" + COMPOUND_HEAD,
     re.IGNORECASE,
@@ -703,6 +703,9 @@ EXAMPLES = FormExamples(
         "- **Orchestrated run** — a parallel subagent cannot prompt the user.",  # a label's noun
         "**Why it matters:** `/run-plan` executes each phase via a subagent with finite context.",
         "[9] orchestration - Commands that execute multi-phase plans via subagents",
+        "When you spawn a subagent, include the resolved rules in its prompt.",  # the condition
+        "**Use subagents when**:",  # the lead of a guide to choosing
+        "Ask what to do when no tests exist.\n\nOptions:\n\n- spawn subagent for verification\n- skip",
         "Configure handoff rules using `ai.handoff()` to delegate tasks between agents.",
         "Use an `AgentOrchestrator` with LLM routing to dispatch requests to specialized agents.",
         "The subagents report first; then dispatch all four of the summaries to the log.",

@@ -249,6 +249,7 @@ def is_instruction(text: str, verb: re.Match[str]) -> bool:
         or (_THIRD_PARTY.search(before) and not _CONDITION_CLOSED.search(before))
         or _SUBJECT_BEFORE.search(before)
         or _TOLD_TO_CLAUDE.search(before)
+        or _WHEN_YOU.search(before)
         or _HABITUAL.search(before)
         or _PROGRESSIVE.search(before)
         or _ENABLED.search(before)
@@ -322,6 +323,11 @@ _CAPABLE = lazy.compile(
 _CAN_IN_A_CONDITION = lazy.compile(
     r"(?:^|[.!?]\s)[\s>*_#-]*(?:\d+[.)]\s+)?(?:when|whenever|if|once|while|unless|until|where)\s+"
     r"[^,;:.!?()]{1,60}?(?<!\byou)(?<!\bwe)\s(?:can|could|might|will|would)\s+(?:also\s+)?$",
+    re.IGNORECASE,
+)
+# "When you spawn a subagent, include the rules": the spawn is the condition of another instruction
+_WHEN_YOU = lazy.compile(
+    r"\b(?:when(?:ever)?|each\s+time|every\s+time|before|after|once|if)\s+you\s+(?:later\s+|then\s+)?$",
     re.IGNORECASE,
 )
 # "Tell Claude to create an agent team": what the user says to Claude (a guide for the user)
@@ -401,11 +407,11 @@ def governed(between: str) -> bool:
     """Whether the words between a verb and an agent let the verb govern it: "Delegate the
     migration to the x agent" does; "Run the same check as the x agent" does not. An aside in
     parentheses is no words between ("Delegate the analysis (power / stability) to subagents")."""
-    words = _ASIDE.sub(" ", between).lower().split()
+    words = _WRAPPED_ASIDE.sub(" ", between).lower().split()
     return len(words) <= 6 and not _COMPARISON & set(words)
 
 
-_ASIDE = lazy.compile(r"\([^()\n]*\)")
+_WRAPPED_ASIDE = lazy.compile(r"\([^()]{0,160}\)")  # (its lines may wrap)
 _HYPHENATED_ADJECTIVE = lazy.compile(
     r"-(?:ready|based|powered|driven|level|grade|aware|specific|like|style|enabled|capable|friendly"
     r"|native|first|only|safe|heavy|intensive|out|context|lived|scoped|isolated)$"
@@ -525,7 +531,7 @@ _QUESTION = lazy.compile(
 )
 # "**Use an AGENT instead when:**" and the conditions below it: a guide to choosing a component
 _WHEN_TO_CHOOSE = lazy.compile(
-    r"^[\s>*_#-]*(?:\*\*)?use\s+(?:an?\s+)?(?:sub-?)?agents?\s+(?:instead\s+)?(?:when|if)\s*:",
+    r"^[\s>*_#-]*(?:\*\*)?use\s+(?:an?\s+)?(?:sub-?)?agents?\s+(?:instead\s+)?(?:when|if)\s*(?:\*\*)?\s*:",
     re.IGNORECASE,
 )
 

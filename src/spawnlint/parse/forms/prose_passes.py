@@ -64,7 +64,7 @@ def _sentences(doc: Doc, claims: Claims) -> Found:
     written in XML-like tags, which markdown reads as HTML or code)."""
     lines = doc.lines
     examples = doc.cached("example lines", lambda: example_lines(lines))
-    skip = claims.lines | examples
+    skip = claims.lines | examples | doc.cached("offered", lambda: _offered_items(doc))
     sites: list[RawSite] = []
     for block in doc.blocks(_SENTENCE_TRIGGER, ("paragraph", "fence")):
         if block.kind == "fence" and not _quoted_instruction(doc, block):
@@ -110,6 +110,24 @@ _COMPARED = lazy.compile(
     r"(?:\s+(?:vs\.?|versus)\s+|\s*(?:与|與|対|對)\s*)[^*\n]{1,60}\*\*\s*[:：]",
     re.IGNORECASE,
 )
+
+
+# The lead of a list of answers the user may pick ("Options:", "**Choices**:"): an option that
+# says "spawn subagent for verification" is offered, not done
+_OFFERS = lazy.compile(
+    r"\s*(?:[-*]\s+)?(?:\*\*)?(?:options?|choices?|answers?)(?:\*\*)?\s*:\s*(?:\*\*)?\s*$", re.IGNORECASE
+)
+
+
+def _offered_items(doc: Doc) -> frozenset[int]:
+    """The 0-based lines of the items of a list of options."""
+    return frozenset(
+        line
+        for lead, items in doc.structure.leads
+        if _OFFERS.match(doc.text(lead))
+        for start, end in items
+        for line in range(start, end)
+    )
 
 
 def _sentence_sites(

@@ -51,6 +51,21 @@ def bullet_name(param: Param, path: str, lines: list[str]) -> tuple[Edit, ...]:
     return ()
 
 
+_TAG_ATTRIBUTE = lazy.compile(r"""[ \t]+([A-Za-z_][\w-]*)\s*=\s*(?:"[^"\n]*"|'[^'\n]*')""")
+
+
+def tag_attribute(param: Param, path: str, lines: list[str]) -> tuple[Edit, ...]:
+    """A parameter written as an attribute of a tag, `<Task agent="x" name="c1">`: the attribute
+    goes with the white space before it."""
+    if not 1 <= param.line <= len(lines):
+        return ()
+    line = lines[param.line - 1]
+    for m in _TAG_ATTRIBUTE.finditer(line):
+        if m.start(1) == param.column - 1 and m.group(1) == param.key:
+            return (Edit(path, param.line, m.start() + 1, param.line, m.end() + 1, m.group(0)),)
+    return ()
+
+
 def prose_name(param: Param, path: str, lines: list[str]) -> tuple[Edit, ...]:
     """A prose spawn's one name, `Launch the critic agent named "c1" to ...`: the words
     ` named "c1"` go. Nothing for a list of names or any other wording."""
