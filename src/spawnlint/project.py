@@ -226,8 +226,8 @@ def _bare(target: str) -> str:
 
 def _confirmed(file: ParsedFile, index: Mapping[str, tuple[Agent, ...]]) -> tuple[SpawnSite, ...]:
     """The file's candidate sites (prose that names an agent plainly: "Launch recon-invoker") whose
-    name is an agent of the project, as that agent's id; a built-in does not count in prose
-    ("Launch the explore step"), nor a line that holds a site already. One lookup a candidate (two for a
+    name is an agent of the project, as that agent's id; a built-in does not count ("Launch the
+    explore step"), nor a line that holds a site already. One lookup a candidate (two for a
     `plugin/name`, which is read as `plugin:name`)."""
     if not file.candidates:
         return ()
@@ -245,8 +245,7 @@ def _confirmed(file: ParsedFile, index: Mapping[str, tuple[Agent, ...]]) -> tupl
         if not agents and key.count("/") == 1:  # "delegate to `security/triage-agent`": plugin/name
             key = key.replace("/", ":")
             agents = index.get(key, ())
-        # (a bare call names the tool, so a built-in counts there: "Use Task(Explore) to map it")
-        if agents and (site.form is Form.F1 or not all(a.builtin for a in agents)):
+        if agents and not all(a.builtin for a in agents):
             found.append(replace(site, subagent_type=replace(target, value=key)))
             taken.add(site.line)
     return tuple(found)

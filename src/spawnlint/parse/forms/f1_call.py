@@ -140,15 +140,19 @@ _TOOL_LIST = lazy.compile(
 _STANDS_ALONE = lazy.compile(
     r"\s*(?:[-*+>]\s+|\d+(?:\.\d+)*[.)]?\s+|#{1,6}\s+)?(?:\[[^\]\n]*\]\s*)?[`*]*"
     r"|[^\n]*(?:→|->|=>|:)\s*[`*]*"
-    # or the object of a verb of calling: "Use Task(Explore) to map the codebase"
-    r"|[^\n]*\b(?i:use|call|run|launch|spawn|dispatch|invoke|via|using)\s+[`*]*"
 )
+# or the object of a verb of calling: "Use Task(Explore) to map the codebase" (a built-in there
+# is a spawn as it stands; a list item "`Agent(Plan)`: …" under "Always deny" is a permission)
+_CALLED = lazy.compile(r"[^\n]*\b(?i:use|call|run|launch|spawn|dispatch|invoke|via|using)\s+[`*]*")
+_BUILTIN = lazy.compile(rf"{BUILTINS}")
 _LIST_GOES_ON = lazy.compile(r"\s*[,\]\"']")
 
 
-def bare_calls(text: str, taken: list[Match]) -> list[Match]:
-    """`Task(debugger)`: calls whose only argument is an agent's id, outside the spawns found."""
-    found: list[Match] = []
+def bare_calls(text: str, taken: list[Match]) -> list[tuple[Match, bool]]:
+    """`Task(debugger)`: calls whose only argument is an agent's id, outside the spawns found,
+    each with whether it is a spawn as it stands (a built-in called: "Use Task(Explore) to …";
+    the others are candidates, spawns where the id is an agent of the project)."""
+    found: list[tuple[Match, bool]] = []
     for m in _CALL.finditer(text):
         if any(t.start <= m.start() < t.end for t in taken):
             continue
@@ -158,15 +162,17 @@ def bare_calls(text: str, taken: list[Match]) -> list[Match]:
         if bare is None or code_like(bare.group(2)) or bare.group(2) in ("Agent", "Task"):
             continue
         before = text[text.rfind("\n", 0, m.start()) + 1 : m.start()]
+        called = _CALLED.fullmatch(before) is not None
         if (
-            not _STANDS_ALONE.fullmatch(before)
+            not (_STANDS_ALONE.fullmatch(before) or called)
             or _TOOL_LIST.search(before)
             or _LIST_GOES_ON.match(text, close + 1)
         ):
             continue
         offset = bare.start(2)
         param = RawParam("subagent_type", bare.group(2), ValueKind.LITERAL, offset, offset)
-        found.append(Match(m.start(), close + 1, m.group(1), (param,)))
+        definite = called and _BUILTIN.fullmatch(bare.group(2)) is not None
+        found.append((Match(m.start(), close + 1, m.group(1), (param,)), definite))
     return found
 
 
@@ -216,10 +222,10 @@ def _calls(doc: Doc, claims: Claims) -> Found:
             first, column = index.position(m.start)
             lines.add(first)
             sites.append(RawSite(Form.F1, first, column, m.tool, syntax.params_at(m.params, index), block))
-        for m in bare_calls(text, matches):
+        for m, definite in bare_calls(text, matches):
             first, column = index.position(m.start)
             params = syntax.params_at(m.params, index)
-            sites.append(RawSite(Form.F1, first, column, m.tool, params, block, candidate=True))
+            sites.append(RawSite(Form.F1, first, column, m.tool, params, block, candidate=not definite))
         if matches:
             spans[block.start] = tuple((m.start, m.end) for m in matches)
     sites.extend(_tag_sites(doc))
@@ -277,6 +283,7 @@ EXAMPLES = FormExamples(
         'team = [\n    Agent(name="finance", description="Finance", ...),\n    Agent(name="legal", ...),\n]',
         'Agent(name="triage", instructions="Route the ticket.", handoffs=[billing])',
         '<Task id="t1" status="open">Write the report</Task>',  # a task of a plan, as markup
+        "**Always deny:**\n\n- `Agent(Plan)`: blocks the built-in Plan subagent.",  # a permission
     ),
 )
 

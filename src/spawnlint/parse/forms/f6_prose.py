@@ -306,7 +306,12 @@ def _by_code(before: str) -> bool:
     if m is None:
         return False
     code = m.group("code").strip()
-    return code not in _TOOLS_OF_THE_MODEL and ("(" in code or "." in code or code_like(code))
+    if code in _TOOLS_OF_THE_MODEL or "/" in code or _A_FILE.search(code):
+        return False  # "Use the `templates/discovery-prompt.md` template to dispatch …": a file
+    return "(" in code or "." in code or code_like(code)
+
+
+_A_FILE = lazy.compile(r"\.(?:md|json|ya?ml|toml|txt|py|js|ts|sh)$")
 
 
 # The end of a bold label and the dash or colon after it: what follows is said of the label
@@ -682,6 +687,7 @@ EXAMPLES = FormExamples(
         "Spawn 2-3 `shop-scout` calls in one message and merge what they find.",  # a count, then the id
         "**Large inputs — parallel subagents:** Dispatch all four in one turn, then merge.",
         "Use Task agents to gather context from the linked issues.",
+        "Use the `templates/discovery-prompt.md` template to dispatch a source discovery subagent.",
         "Run the checks via parallel subagents, one per file.",
         "Would you like to run the **skeptic** agent for a feasibility review?",  # an offer to the user
         "If it still fails, hand off to the **debugger agent**, which works in a clean context.",
