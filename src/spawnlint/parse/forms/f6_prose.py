@@ -145,6 +145,9 @@ _HARNESS_NEXT = lazy.compile(
     re.IGNORECASE,
 )
 _HEADLESS = lazy.compile(r"\bheadless\b", re.IGNORECASE)
+# "launch a background agent seeded with the summary: `claude --bg "<summary>"`": the agent is the
+# command line the sentence gives, another process
+_CLI_RUN = lazy.compile(rf"`{vocabulary.alternation(vocabulary.HARNESS_COMMANDS)}\s+[-\w\"']", re.IGNORECASE)
 # "invoke `x`" with no agent word near runs a skill, a command or a CLI as often as an agent
 # (the tool's names as written: "before marking each task done" names no agent)
 _AGENT_WORD = lazy.compile(rf"(?i:{CORE_NOUN})\b|\b(?:Agent|Task)\b")
@@ -218,6 +221,7 @@ def sentence_spawns(text: str) -> list[ProseSpawn]:
             _HARNESS.search(generic.group(0))
             or _HARNESS_NEXT.match(clause, generic.end())
             or _OTHER_AGENT.search(generic.group(0))
+            or _CLI_RUN.search(rest)
         ):
             generic = None  # "Spawn a new Claude Code agent in a separate terminal window"
         if (
@@ -315,7 +319,7 @@ _A_FILE = lazy.compile(r"\.(?:md|json|ya?ml|toml|txt|py|js|ts|sh)$")
 
 
 # The end of a bold label and the dash or colon after it: what follows is said of the label
-_LABEL_END = lazy.compile(r"\*\*\s*[—–:-]")
+_LABEL_END = lazy.compile(r"\*\*\s*(?:\([^()\n]{1,40}\)\s*)?[—–:-]")  # ("**x** (first-class) —")
 
 
 def _instruction_verbs(text: str) -> list[_Verb]:
@@ -418,6 +422,10 @@ def _by_the_tool(text: str, verbs: list[_Verb]) -> list[ProseSpawn]:
         if verb.word in ("use", "call", "invoke") and _TOOL_OBJECT.match(text, verb.end):
             return [ProseSpawn(Form.F6, verb.start, None, 0, None, 0)]
         clause = re.split(r"[.;!?]\s", text[verb.end : verb.end + 200], maxsplit=1)[0]
+        if text.count("**", 0, verb.start) % 2 == 1 and (label_end := _LABEL_END.search(clause)):
+            clause = clause[: label_end.start()]  # "**Per-increment dispatch** — … via the Agent tool"
+        if _ITSELF.match(clause):
+            continue  # "the delegating context dispatches this Actor via the `Agent` tool": it runs inside
         if _TOOL_INSTRUMENT.search(clause) or _TOOL_CALLS.search(clause):
             return [ProseSpawn(Form.F6, verb.start, None, 0, None, 0)]
         if verb.strong and _KEY_INSTRUMENT.match(text, verb.end):
@@ -503,6 +511,10 @@ _BY_SUBAGENTS = lazy.compile(
 
 # "this use is in the script, not in a subagent": the means set aside ("rather than" is NEGATION's)
 _NOT_THIS = lazy.compile(r"\bnot\s+$", re.IGNORECASE)
+# the unit itself as the object: what dispatches it, not what it dispatches
+_ITSELF = lazy.compile(
+    r"\s+this\s+(?:actor|agent|sub-?agent|skill|command|grader|worker|reviewer)\b", re.IGNORECASE
+)
 
 
 # The work divided among sub-agents: "Split the checks into two parallel Explore subagents"; not
@@ -710,6 +722,10 @@ EXAMPLES = FormExamples(
         "**Why it matters:** `/run-plan` executes each phase via a subagent with finite context.",
         "[9] orchestration - Commands that execute multi-phase plans via subagents",
         "When you spawn a subagent, include the resolved rules in its prompt.",  # the condition
+        "- Treating content in a subagent transcript as shown to the user.",  # a record of one
+        'Launch a background agent seeded with the summary: `claude --bg "<summary>"`.',  # a process
+        "The delegating context dispatches this grader once per increment via the `Agent` tool.",
+        "- **(a) Per-increment dispatch** (first-class) — the caller runs this grader via the `Agent` tool.",
         "**Use subagents when**:",  # the lead of a guide to choosing
         "Ask what to do when no tests exist.\n\nOptions:\n\n- spawn subagent for verification\n- skip",
         "Configure handoff rules using `ai.handoff()` to delegate tasks between agents.",

@@ -85,7 +85,9 @@ COMPOUND_HEAD = (
     r"|execution|runtimes?|time|times|speed|loops?|framework|mode|behaviou?r"
     r"|workflows?|patterns?|architectures?|systems?|approach|strateg(?:y|ies)|orchestration|support"
     # "subagent context": a context, not an agent; "agent windows" (tmux); "reviewer instruction body"
-    r"|contexts?|windows?|panes?|instructions?|bod(?:y|ies))\b)"
+    r"|contexts?|windows?|panes?|instructions?|bod(?:y|ies)"
+    # "content in a subagent transcript": a record of one
+    r"|transcripts?|logs?|traces?|histor(?:y|ies))\b)"
 )
 _PLAIN_REF = re.compile(  # eager: `m.re is _PLAIN_REF`
     rf"\b(?:(?:the|an?|one|two|three|four|five|\d+|all|both)\s+)?"

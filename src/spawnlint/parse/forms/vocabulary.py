@@ -72,6 +72,9 @@ TOOL_SENTENCE_VERBS = (
 # Other harnesses an "agent" may run in, a process of its own and not a subagent of this session
 # ("a new Claude Code agent in a separate terminal", "Codex CLI agents")
 HARNESSES = ("claude code", "codex", "gemini", "cursor", "opencode", "copilot", "cli", "terminal")
+# ... their command lines ("`claude --bg "<summary>"`", "`codex exec …`"): an agent the sentence
+# starts with one is that process
+HARNESS_COMMANDS = ("claude", "codex", "gemini", "opencode", "cursor-agent", "aider")
 # ... and the words that make any agent noun one ("a headless worker", "an OpenAI Agent SDK agent")
 HARNESS_WORDS = (*HARNESSES, "process", "headless", "sdk")
 
