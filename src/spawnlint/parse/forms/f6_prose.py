@@ -192,7 +192,7 @@ def sentence_spawns(text: str) -> list[ProseSpawn]:
         # inside bold ends a label there ("**Agents to Invoke** - Other agents …")
         inside_bold = text.count("**", 0, verb.start) % 2 == 1
         plain = rest[:160] if inside_bold else _EMPHASIS.sub("", rest[:160])
-        if inside_bold and (label_end := _LABEL_END.search(plain)):
+        if inside_bold and _a_labels_noun(text, verb.start) and (label_end := _LABEL_END.search(plain)):
             plain = plain[: label_end.start()]  # "**Orchestrated run** — a parallel subagent cannot …"
         clause = re.split(r"[.;:!?]\s", plain, maxsplit=1)[0]
         if verb.strong and (_AS_SUBAGENTS.search(clause) or _AS_AGENTS.search(clause)):
@@ -318,6 +318,17 @@ def _by_code(before: str) -> bool:
 _A_FILE = lazy.compile(r"\.(?:md|json|ya?ml|toml|txt|py|js|ts|sh)$")
 
 
+def _a_labels_noun(text: str, at: int) -> bool:
+    """Whether the verb at `at` stands inside a bold label after other words of it: "**Orchestrated
+    run**", "**(a) Per-increment dispatch**" name a thing; "**Fan out readers** — one agent per
+    unit" is an instruction whose object the words after the label spell out."""
+    if text.count("**", 0, at) % 2 == 0:
+        return False
+    opened = text.rfind("**", 0, at) + 2
+    return bool(_LABEL_NUMBER.sub("", text[opened:at]).strip())
+
+
+_LABEL_NUMBER = lazy.compile(r"^\s*(?:\(?[a-z0-9]{1,3}[.)]\s*|step\s+\d+\s*[:.]?\s*)", re.IGNORECASE)
 # The end of a bold label and the dash or colon after it: what follows is said of the label
 _LABEL_END = lazy.compile(r"\*\*\s*(?:\([^()\n]{1,40}\)\s*)?[—–:-]")  # ("**x** (first-class) —")
 
@@ -422,7 +433,7 @@ def _by_the_tool(text: str, verbs: list[_Verb]) -> list[ProseSpawn]:
         if verb.word in ("use", "call", "invoke") and _TOOL_OBJECT.match(text, verb.end):
             return [ProseSpawn(Form.F6, verb.start, None, 0, None, 0)]
         clause = re.split(r"[.;!?]\s", text[verb.end : verb.end + 200], maxsplit=1)[0]
-        if text.count("**", 0, verb.start) % 2 == 1 and (label_end := _LABEL_END.search(clause)):
+        if _a_labels_noun(text, verb.start) and (label_end := _LABEL_END.search(clause)):
             clause = clause[: label_end.start()]  # "**Per-increment dispatch** — … via the Agent tool"
         if _ITSELF.match(clause):
             continue  # "the delegating context dispatches this Actor via the `Agent` tool": it runs inside
@@ -699,6 +710,7 @@ EXAMPLES = FormExamples(
         "Spawn 2-3 `shop-scout` calls in one message and merge what they find.",  # a count, then the id
         "**Large inputs — parallel subagents:** Dispatch all four in one turn, then merge.",
         "Use Task agents to gather context from the linked issues.",
+        "2. **Fan out readers** — one agent per unit, each returning a structured summary.",  # a label
         "Use the `templates/discovery-prompt.md` template to dispatch a source discovery subagent.",
         "Run the checks via parallel subagents, one per file.",
         "Would you like to run the **skeptic** agent for a feasibility review?",  # an offer to the user

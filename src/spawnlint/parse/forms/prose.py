@@ -408,8 +408,8 @@ _RELATIVE_CLAUSE = lazy.compile(
 def governed(between: str) -> bool:
     """Whether the words between a verb and an agent let the verb govern it: "Delegate the
     migration to the x agent" does; "Run the same check as the x agent" does not. An aside in
-    parentheses is no words between ("Delegate the analysis (power / stability) to subagents")."""
-    words = _WRAPPED_ASIDE.sub(" ", between).lower().split()
+    parentheses is one word ("Delegate the analysis (power / stability) to subagents")."""
+    words = _WRAPPED_ASIDE.sub(" (aside) ", between).lower().split()
     return len(words) <= 6 and not _COMPARISON & set(words)
 
 
