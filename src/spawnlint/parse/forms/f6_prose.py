@@ -734,6 +734,7 @@ EXAMPLES = FormExamples(
         "**Why it matters:** `/run-plan` executes each phase via a subagent with finite context.",
         "[9] orchestration - Commands that execute multi-phase plans via subagents",
         "When you spawn a subagent, include the resolved rules in its prompt.",  # the condition
+        "Include the rules in the task you hand it, so a subagent honors the same grants.",
         "- Treating content in a subagent transcript as shown to the user.",  # a record of one
         'Launch a background agent seeded with the summary: `claude --bg "<summary>"`.',  # a process
         "The delegating context dispatches this grader once per increment via the `Agent` tool.",

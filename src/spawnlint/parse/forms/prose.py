@@ -328,8 +328,10 @@ _CAN_IN_A_CONDITION = lazy.compile(
     re.IGNORECASE,
 )
 # "When you spawn a subagent, include the rules": the spawn is the condition of another instruction
+# ("the task you hand it, so a subagent …": a relative clause, what you do to something named)
 _WHEN_YOU = lazy.compile(
-    r"\b(?:when(?:ever)?|each\s+time|every\s+time|before|after|once|if)\s+you\s+(?:later\s+|then\s+)?$",
+    r"\b(?:when(?:ever)?|each\s+time|every\s+time|before|after|once|if)\s+you\s+(?:later\s+|then\s+)?$"
+    r"|\b(?:the|a|an|each|every|any)\s+[\w-]+\s+(?:that\s+|which\s+)?you\s+$",
     re.IGNORECASE,
 )
 # "Tell Claude to create an agent team": what the user says to Claude (a guide for the user)
