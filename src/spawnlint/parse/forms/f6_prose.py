@@ -736,6 +736,7 @@ EXAMPLES = FormExamples(
         "When you spawn a subagent, include the resolved rules in its prompt.",  # the condition
         "Include the rules in the task you hand it, so a subagent honors the same grants.",
         "- Treating content in a subagent transcript as shown to the user.",  # a record of one
+        "| `--disable-agent` | Run a dedicated agent process instead |",  # a flag of a cluster's CLI
         'Launch a background agent seeded with the summary: `claude --bg "<summary>"`.',  # a process
         "The delegating context dispatches this grader once per increment via the `Agent` tool.",
         "- **(a) Per-increment dispatch** (first-class) — the caller runs this grader via the `Agent` tool.",

@@ -24,8 +24,8 @@ from spawnlint.parse.forms.trigger import Paragraphs, Trigger
 from spawnlint.parse.text import Block, FormExamples, LineIndex, RawSite
 
 _TEAM_VERBS = vocabulary.first_words(vocabulary.TEAM_VERBS)
-_TEAM_AFTER_VERB = lazy.compile(
-    r"^\s*(?:(?:an?|the|one|new|our)\s+)?(?:[\w`*-]+\s+){0,2}?team\b", re.IGNORECASE
+_TEAM_AFTER_VERB = lazy.compile(  # ("Use agent teams for large texts")
+    r"^\s*(?:(?:an?|the|one|new|our)\s+)?(?:[\w`*-]+\s+){0,2}?(?:team|agent\s+teams)\b", re.IGNORECASE
 )
 
 
@@ -140,9 +140,11 @@ EXAMPLES = FormExamples(
     valid=(
         "Create a team and spawn 3 teammates named alpha, beta and gamma.",
         "- `--team` — Dispatch a three-persona planning team under a shared `TeamCreate`, then merge.",
+        "- **Use agent teams for long sources.** Give each teammate its own region, then merge.",
     ),
     invalid=(
         "Form the team of people who review the budget.",
+        "Use teams in the chat app to reach the reviewers.",
         "Launch the team's new website once the review is done.",
         "Tell Claude to create an agent team with a prompt that describes the task.",  # the user's words
     ),

@@ -87,7 +87,8 @@ COMPOUND_HEAD = (
     # "subagent context": a context, not an agent; "agent windows" (tmux); "reviewer instruction body"
     r"|contexts?|windows?|panes?|instructions?|bod(?:y|ies)"
     # "content in a subagent transcript": a record of one
-    r"|transcripts?|logs?|traces?|histor(?:y|ies))\b)"
+    r"|transcripts?|logs?|traces?|histor(?:y|ies)"
+    r"|process(?:es)?|nodes?|daemons?)\b)"  # "Run a dedicated agent process" (a k3s node's)
 )
 _PLAIN_REF = re.compile(  # eager: `m.re is _PLAIN_REF`
     rf"\b(?:(?:the|an?|one|two|three|four|five|\d+|all|both)\s+)?"
