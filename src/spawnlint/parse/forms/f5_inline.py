@@ -140,7 +140,8 @@ def _names_a_spawn(text: str) -> bool:
     return any(strong_verb(v.group(0)) and is_instruction(text, v) for v in VERB_RE.finditer(text))
 
 
-_AGENT_WORD = lazy.compile(rf"\b{CORE_NOUN}\b", re.IGNORECASE)
+# (not a folder of a path: "`rg -n "^name:" cbo/agents/x.md`" greps an agent's file)
+_AGENT_WORD = lazy.compile(rf"(?<!/)\b{CORE_NOUN}\b(?!/)", re.IGNORECASE)
 
 
 def _forbidden(text: str) -> bool:
@@ -239,6 +240,9 @@ EXAMPLES = FormExamples(
         '> Spawn the reviewer with `subagent_type: "shop:critic"` and the diff.',
     ),
     invalid=(
+        # an agent file's frontmatter, the expected output of a grep of it
+        'Run: `rg -n "^name:|^model:" plug/agents/planner-lite.md`\n'
+        "Expected: `name: planner-lite` / `model: opus`",
         "Never pass `name` to the Agent tool: a named spawn runs as an `in_process_teammate`.",
         # a call forbidden, in the clause before its parameters
         'Do NOT call the `Agent` tool with `subagent_type: "docs:deep-dive"` -- it is a skill.',
