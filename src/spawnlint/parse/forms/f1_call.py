@@ -143,7 +143,8 @@ _STANDS_ALONE = lazy.compile(
 )
 # or the object of a verb of calling: "Use Task(Explore) to map the codebase" (a built-in there
 # is a spawn as it stands; a list item "`Agent(Plan)`: …" under "Always deny" is a permission)
-_CALLED = lazy.compile(r"[^\n]*\b(?i:use|call|run|launch|spawn|dispatch|invoke|via|using)\s+[`*]*")
+_CALLING = (*vocabulary.STRONG_VERBS, "use", "call", "run", "via", "using")
+_CALLED = lazy.compile(rf"[^\n]*\b(?i:{vocabulary.alternation(_CALLING)})\s+[`*]*")
 _BUILTIN = lazy.compile(rf"{BUILTINS}")
 _LIST_GOES_ON = lazy.compile(r"\s*[,\]\"']")
 
@@ -270,6 +271,7 @@ EXAMPLES = FormExamples(
         'For each module, in parallel,\nAgent(description="Review", prompt="Review the module.")',
         "**If the user says yes:**\n\n```\nTask(Explore):\n  Explore the code for the topic.\n```",
         '<Task agent="architect">\nContext: the session notes\n</Task>',  # a call written as a tag
+        'Then plan it: <Task agent="architect">Read the notes.</Task>',  # a tag inside a paragraph
     ),
     invalid=(
         'new Agent({name: "x", instructions: "y"})',

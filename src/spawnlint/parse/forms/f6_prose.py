@@ -24,6 +24,7 @@ from spawnlint.parse.forms.prose import (
     STRONG_VERBS,
     VERB_RE,
     VERB_TRIGGER,
+    WRAPPED_ASIDE,
     ProseSpawn,
     code_like,
     governed,
@@ -115,7 +116,7 @@ _DESCRIBED = lazy.compile(
     # (a relative clause ends the object: "Launch a discussion where specialist agents respond")
     r"(?:(?!(?:and|or|nor|than|as|like|of|from|if|when|where|which|who|to|the|a|an|this|that|its|their)\s)"
     # (an aside in parentheses counts as a word: "Delegate the analysis (power / stability) to subagents")
-    r"(?:[\w`-]+|\([^()]{1,120}\))\s+){0,4}?"
+    rf"(?:[\w`-]+|{WRAPPED_ASIDE})\s+){{0,4}}?"
     r"(?:to\s+(?:(?:the|a|an)\s+)?)?"  # "Delegate the work to sub-agents"
     rf"\(?(?:{CORE_NOUN}|(?:reviewer|critic|worker)s)\b" + COMPOUND_HEAD,
     re.IGNORECASE,

@@ -416,7 +416,9 @@ def governed(between: str) -> bool:
     return len(words) <= 6 and not _COMPARISON & set(words)
 
 
-_WRAPPED_ASIDE = lazy.compile(r"\([^()]{0,160}\)")  # (its lines may wrap)
+# An aside in parentheses, its lines perhaps wrapped: one word between a verb and its agents
+WRAPPED_ASIDE = r"\([^()]{1,160}\)"
+_WRAPPED_ASIDE = lazy.compile(WRAPPED_ASIDE)
 _HYPHENATED_ADJECTIVE = lazy.compile(
     r"-(?:ready|based|powered|driven|level|grade|aware|specific|like|style|enabled|capable|friendly"
     r"|native|first|only|safe|heavy|intensive|out|context|lived|scoped|isolated)$"
