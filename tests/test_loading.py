@@ -424,6 +424,12 @@ _SCOUT = "---\nname: scout\ndescription: d\ntools: Read\n---\nLook.\n"
             "# C\n\n**Read `references/kernel.md`** (beside this file)\nand follow it.\n",
             True,
         ),
+        # the verb of following in other languages (Portuguese, Spanish, French, German)
+        ("commands/c.md", "# C\n\nCarregar e seguir RIGOROSAMENTE: `references/kernel.md`\n", True),
+        ("commands/c.md", "# C\n\nLee y sigue `references/kernel.md` paso a paso.\n", True),
+        ("commands/c.md", "# C\n\nLisez et suivez references/kernel.md.\n", True),
+        ("commands/c.md", "# C\n\nBefolge `references/kernel.md` genau.\n", True),
+        ("commands/c.md", "# C\n\nVeja `references/kernel.md` para contexto.\n", False),
         ("commands/c.md", "# C\n\nRead `references/kernel.md` for background.\n", False),
         ("commands/c.md", "# C\n\nFollow ../elsewhere/kernel.md for delegation.\n", False),  # no such file
         ("commands/c.md", "# C\n\n```\nfollow references/kernel.md\n```\n", False),  # an example

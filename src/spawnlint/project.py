@@ -73,7 +73,9 @@ def build_project(
     spawns = tuple(
         Spawn(site, unit_ids.get(site.path), _resolve(site, index, settings.agents, sources))
         for path in sorted(parsed)
-        for site in _not_the_fork((*parsed[path].sites, *_confirmed(parsed[path], index)))
+        for site in _not_the_fork(
+            (*parsed[path].sites, *_confirmed(parsed[path], index, _plugin_of(sources, path)))
+        )
         if not _names_a_skill_or_command(site, index, invocable, plugin_names, sources)
     )
     links = followed_links(sources, parsed)
@@ -224,11 +226,19 @@ def _bare(target: str) -> str:
     return target.strip().rpartition(":")[2].lower()
 
 
-def _confirmed(file: ParsedFile, index: Mapping[str, tuple[Agent, ...]]) -> tuple[SpawnSite, ...]:
+def _plugin_of(sources: Mapping[str, SourceFile], path: str) -> str | None:
+    source = sources.get(path)
+    return source.plugin.name.lower() if source is not None and source.plugin.name else None
+
+
+def _confirmed(
+    file: ParsedFile, index: Mapping[str, tuple[Agent, ...]], plugin: str | None = None
+) -> tuple[SpawnSite, ...]:
     """The file's candidate sites (prose that names an agent plainly: "Launch recon-invoker") whose
     name is an agent of the project, as that agent's id; a built-in does not count ("Launch the
     explore step"), nor a line that holds a site already. One lookup a candidate (two for a
-    `plugin/name`, which is read as `plugin:name`)."""
+    `plugin/name`, which is read as `plugin:name`; two for a role of the file's plugin named with
+    the plugin's name before it: "the scaffolder agent" in plugin `deck` is `deck-scaffolder`)."""
     if not file.candidates:
         return ()
     taken = {s.line for s in file.sites}
@@ -245,6 +255,9 @@ def _confirmed(file: ParsedFile, index: Mapping[str, tuple[Agent, ...]]) -> tupl
         if not agents and key.count("/") == 1:  # "delegate to `security/triage-agent`": plugin/name
             key = key.replace("/", ":")
             agents = index.get(key, ())
+        if not agents and plugin and ":" not in key and "/" not in key and f"{plugin}-{key}" in index:
+            key = f"{plugin}-{key}"
+            agents = index[key]
         if agents and not all(a.builtin for a in agents):
             found.append(replace(site, subagent_type=replace(target, value=key)))
             taken.add(site.line)

@@ -130,7 +130,12 @@ def parse_text(path: str, text: str, kind: FileKind, all_sentences: bool = True)
 # a verb that makes the model follow a file, then (on the same line) the file; or an `@` include,
 # which Claude Code loads itself
 _PATH = r"(?:\$\{CLAUDE_PLUGIN_ROOT\}/|\.{1,2}/|[\w.-]+/)+[\w.-]+\.md"
-_FOLLOW = r"(?:follow|apply|execute|perform)"  # "Read `x.md` and perform every step"
+# "Read `x.md` and perform every step"; in Portuguese, Spanish, French, German and Italian too
+# ("Carregar e seguir: `x.md`", "Befolge `x.md`")
+_FOLLOW = (
+    r"(?:follow|apply|execute|perform|seguir|siga|sigam|sigue|suivre|suivez|befolge|befolgen|folge"
+    r"|segui|seguire)"
+)
 _FOLLOWED = lazy.compile(
     rf"(?i:\b{_FOLLOW}\b)[^\n]{{0,80}}?(?<![\w@])`?(?P<path>{_PATH})\b"
     # "Read `x/y.md` and follow its checklist"

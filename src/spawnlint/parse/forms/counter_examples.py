@@ -21,6 +21,13 @@ _OUT_OF_SCOPE = lazy.compile(
     r"|what\s+(?:this|the)\s+(?:skill|command|agent|plugin)\s+(?:will\s+not|won't|does\s+not|doesn't)\s+do)\b",
     re.IGNORECASE,
 )
+# the cases a unit is not for, and where they go instead: "This skill should NOT be used when the
+# user needs:" / "- Troubleshooting (use the pandoc-guide agent)", "## When NOT to use"
+_NOT_FOR = lazy.compile(
+    r"\b(?:(?:should|must)\s+not\s+be\s+used|(?:do\s+not|don't)\s+use\s+(?:this|the)\s+(?:skill|command))"
+    r"\s+(?:when|for|if)\b|^\W*when\s+not\s+to\s+use\b",
+    re.IGNORECASE,
+)
 
 
 _LEADING_EMOJI = lazy.compile(rf"^[\s>*#+|`/<!\-]*(?:\d+[.)]\s*)?(?:\*\*|__)?\s*{_EMOJI}")
@@ -112,6 +119,8 @@ def is_counter_example(structure: Structure, site: RawSite) -> bool:
     heading, *leads = _context_lines(structure, site)[1:] or [""]
     if heading and (_COUNTER_EMOJI.search(heading) or _OUT_OF_SCOPE.match(heading)):
         return True
+    if any(_NOT_FOR.search(line) for line in [heading, *leads, *_list_lead(structure, site.line)]):
+        return True
     for line in [heading, *leads]:
         if _LEADING_EMOJI.match(line):
             return True
@@ -124,6 +133,14 @@ def is_counter_example(structure: Structure, site: RawSite) -> bool:
         if named or not _WEAK_WORDS.fullmatch(word):
             return True
     return False
+
+
+def _list_lead(structure: Structure, line: int) -> list[str]:
+    """The last line of the paragraph that leads the list whose item holds the line, if any."""
+    for lead, items in structure.leads:
+        if any(start <= line < end for start, end in items):
+            return [structure.lines[lead.end - 1]]
+    return []
 
 
 @lru_cache(maxsize=16)
@@ -152,6 +169,11 @@ def _context_lines(structure: Structure, site: RawSite) -> list[str]:
         if site.line > block.start:
             context.append(lines[site.line - 1])
     lead = previous_nonblank(lines, above - 1, max(0, above - 3))
-    if lead is not None and not HEADING_IN_TEXT.match(lines[lead]):
+    # (a table's last row introduces nothing: "| The guess was wrong | … |" above a step)
+    if (
+        lead is not None
+        and not HEADING_IN_TEXT.match(lines[lead])
+        and not lines[lead].lstrip().startswith("|")
+    ):
         context.append(lines[lead])
     return context

@@ -175,9 +175,10 @@ def sentence_spawns(text: str) -> list[ProseSpawn]:
         refs = references(rest, verb.end, strong=verb.strong or names_the_tool(text))
         if not refs and word in _TO_AN_AGENT_WORDS and not _handed_over(text, verb):
             refs = _to_an_agent(rest, verb.end)  # (what is handed to `x` without its noun: a mention)
-        by_id = not refs and word in vocabulary.ID_VERBS and not verb.listed
+        by_id = not refs and word in _ID_PATTERNS and not verb.listed
         if by_id:  # "Run `content-strategist` to draft the brief": an agent only if the project has it
-            refs = id_after_verb(rest, verb.end, _RUN_ID)
+            # (read on past the next verb: the purpose's "to run" is one)
+            refs = id_after_verb(text[verb.end : verb.end + 240], verb.end, _ID_PATTERNS[word])
             if refs and _IMAGINED.match(text, refs[0][1] + len(refs[0][0]) + 1):
                 refs = []  # "Run `x-auditor` conceptually (or replicate its pipeline)": done here
         if refs and _HEADLESS.search(text, verb.end, refs[0][1]):
@@ -187,7 +188,10 @@ def sentence_spawns(text: str) -> list[ProseSpawn]:
             if len(refs) == 1 and names:
                 target, at = refs[0]
                 return [ProseSpawn(Form.F6, verb.start, target, at, n, o) for n, o in names]
-            unsure = (word == "invoke" or by_id) and not _AGENT_WORD.search(text, verb.end, refs[-1][1] + 80)
+            unsure = (word == "invoke" or by_id) and (
+                word in vocabulary.PURPOSE_ID_VERBS
+                or not _AGENT_WORD.search(text, verb.end, refs[-1][1] + 80)
+            )
             return [ProseSpawn(Form.F6, verb.start, n, o, None, 0, unsure and n[:1] != "$") for n, o in refs]
         # the generic shapes read words, not their emphasis ("dispatch **one** subagent"); a verb
         # inside bold ends a label there ("**Agents to Invoke** - Other agents …")
@@ -607,12 +611,21 @@ _DESCRIBING_PROBES = (
 # The id right after the verb in code marks, "the" at most before it: what the trigger's probes
 # ("run `", "run the `") see
 _RUN_ID = lazy.compile(rf"^\s+(?:(?i:the)\s+)?`{ID_NAME}`" + NOT_AN_AGENT_AFTER)
+# ... and then a purpose ("to run", not "to be"), after a verb of vocabulary.PURPOSE_ID_VERBS
+_ID_WITH_PURPOSE = lazy.compile(rf"^\s+(?:(?i:the)\s+)?`{ID_NAME}`\s+to\s+(?!be\b)[a-z]{{3,}}\b")
+_ID_PATTERNS = {
+    **dict.fromkeys(vocabulary.ID_VERBS, _RUN_ID),
+    **dict.fromkeys(vocabulary.PURPOSE_ID_VERBS, _ID_WITH_PURPOSE),
+}
 _IMAGINED = lazy.compile(r"\s*(?:conceptually|mentally|in\s+your\s+head)\b", re.IGNORECASE)
-_ID_VERB = lazy.compile(rf"\b{vocabulary.alternation(vocabulary.ID_VERBS)}\b", re.IGNORECASE)
+_ID_VERB = lazy.compile(rf"\b{vocabulary.alternation(tuple(_ID_PATTERNS))}\b", re.IGNORECASE)
 
 
 def _id_after_a_verb(text: str, low: str, paragraphs: Paragraphs) -> bool:
-    return any(id_after_verb(text[m.end() :], m.end(), _RUN_ID) for m in _ID_VERB.finditer(text))
+    return any(
+        id_after_verb(text[m.end() :], m.end(), _ID_PATTERNS[m.group(0).lower()])
+        for m in _ID_VERB.finditer(text)
+    )
 
 
 # A spawn verb with its agents (prose.VERB_TRIGGER), or the shapes above, or a weak verb with an
@@ -623,9 +636,7 @@ TRIGGER = either(
         (*VERB_TRIGGER.probes, "agent", "task", "one message", "single message", "same message"),
         _tool_or_description,
     ),
-    Trigger(
-        tuple(f"{verb}{the} `" for verb in vocabulary.ID_VERBS for the in ("", " the")), _id_after_a_verb
-    ),
+    Trigger(tuple(f"{verb}{the} `" for verb in _ID_PATTERNS for the in ("", " the")), _id_after_a_verb),
 )
 
 
@@ -859,6 +870,12 @@ EXAMPLES = FormExamples(
         "- Delegates to plugin agent",
         "Delegate the commit to `git-commit` skill.",
         "A toolkit where a model can use tools and context, hand off to other agents, and stream results.",
+        "It installs a rule that every task in this repo must consult the `cost-advisor` agent first.",
+        "Count a turn where the assistant is about to do non-trivial work — write or edit code or docs,"
+        " dispatch a subagent, or run a long tool chain.",  # what the assistant does, told of
+        "Then use `report-agent` for the backlog.",  # a pointer: no purpose after the id
+        "You can run up to 500 concurrent agents per account.",  # a limit told of
+        "| `Task` tool (dispatch subagent) | `spawn_agent` |",  # a tool and another harness's
         "The skill doesn't need to delegate to agents; it is the expert.",
         "Spawn a headless worker (`builder` agent) through the pool engine.",  # a `claude -p` process
         "Use this skill when an upstream agent (Experience-Owner or Issue-Planner) exits its phase.",

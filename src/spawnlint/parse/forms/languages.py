@@ -844,7 +844,12 @@ EXAMPLES = (
     ),
     FormExamples(
         Form.F6,
-        valid=("Inicie o agente `shop:critic`.", "Delegue a busca a um subagente."),
+        valid=(
+            "Inicie o agente `shop:critic`.",
+            "Delegue a busca a um subagente.",
+            "Lancar 3 subagentes em paralelo via Agent tool:",  # written without its cedilla
+            "Dispare o agente `shop:critic` para revisar.",
+        ),
         invalid=(
             "Não inicie o subagente.",
             "Inicie o servidor do agente de usuário.",

@@ -258,6 +258,8 @@ def is_instruction(text: str, verb: re.Match[str]) -> bool:
         or _ENABLED.search(before)
         or _CAPABLE.search(before)
         or _CAN_IN_A_CONDITION.search(before)
+        or _MANDATE.search(before)
+        or (_YOU_CAN.search(before) is not None and _UP_TO.match(text, verb.end()) is not None)
     )
 
 
@@ -285,7 +287,7 @@ _THIRD_PARTY = lazy.compile(
     r"(?:(?:can|may|might|could|will|would|also|automatically|then|must|should)\s+){0,2}"
     r"(?:[a-z]+\s+(?:and|or)\s+)?"  # "Users discover and invoke agents"
     r"(?:[a-z]+\b[^.;:]{0,40}\bto\s+"
-    r"|[a-z]+\b[^.;:]{0,50},\s+(?:(?:then|and|or)\s+)?)?$",  # "can use tools and context, hand off"
+    r"|[a-z]+\b[^.;:]{0,80},\s+(?:(?:then|and|or)\s+)?)?$",  # "can use tools and context, hand off"
     re.IGNORECASE,
 )
 # "The 2024-01-01 release-gate run produced …": a noun phrase that opens the sentence ends in the
@@ -328,6 +330,16 @@ _CAN_IN_A_CONDITION = lazy.compile(
     r"[^,;:.!?()]{1,60}?(?<!\byou)(?<!\bwe)\s(?:can|could|might|will|would)\s+(?:also\s+)?$",
     re.IGNORECASE,
 )
+# "You can run up to 500 concurrent agents per account": a limit told of
+_YOU_CAN = lazy.compile(r"\b(?:you|we|users?)\s+can\s+$", re.IGNORECASE)
+_UP_TO = lazy.compile(r"\s+up\s+to\s+\d", re.IGNORECASE)
+# "a mandate that every task in this repo must consult the `x` agent": what a rule someone keeps
+# says (a relative clause with a subject of its own); not "make sure that each …"
+_MANDATE = lazy.compile(
+    r"(?<!\bso\s)(?<!\bsure\s)(?<!\bensure\s)\bthat\s+(?:every|each|all|any|no)\s+(?:[\w-]+\s+){1,6}?"
+    r"(?:must|should|shall|will)\s+(?:always\s+|first\s+)?$",
+    re.IGNORECASE,
+)
 # "When you spawn a subagent, include the rules": the spawn is the condition of another instruction
 # ("the task you hand it, so a subagent …": a relative clause, what you do to something named)
 _WHEN_YOU = lazy.compile(
@@ -359,6 +371,8 @@ _COMMAND_ITEM = lazy.compile(
     # a table row about a field: "| `agent` | Delegate to ..."
     rf"|^\s*\|\s*(?:\*\*)?`(?!{FLAG})[^`\n]+`(?:\*\*)?\s*\|"
     r"|^\s*\|\s*\*\*(?:Agent|Task)\*\*\s*\|"  # a table of tools: "| **Task** | Spawn subagents |"
+    # a table mapping tools to another harness's: "| `Task` tool (dispatch subagent) | `spawn_agent` |"
+    r"|^\s*\|\s*(?:\*\*)?(?:multiple\s+)?`(?:Agent|Task)`(?:\*\*)?\s+(?:tool|calls?)\b"
 )
 
 

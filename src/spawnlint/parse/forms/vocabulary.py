@@ -45,6 +45,10 @@ WEAK_VERBS = (
 # brief"): a spawn only where the project has that agent. Not "use": "**Related**: … then use
 # `feature-planner` for the backlog" points a reader at an agent.
 ID_VERBS = ("run",)
+# Weak verbs whose object may be an agent by its id alone where a purpose follows ("Use the
+# `algolia-agent` to run the reindex"): the work is handed to it; an agent of the project or
+# nothing. "use `feature-planner` for the backlog" stays a pointer.
+PURPOSE_ID_VERBS = ("use",)
 # A verb's -ing form after these is an instruction too ("prefer dispatching a fresh subagent").
 GERUND_LEADS = ("prefer", "consider", "try", "by")
 # "Have a subagent do X" spawns; "you have two agents" does not: these count only as imperatives.
@@ -611,6 +615,9 @@ LANGUAGES = (
             "iniciar",
             "lance",
             "lançar",
+            "lancar",  # as written without its cedilla
+            "dispare",
+            "disparar",
             "invoque",
             "invocar",
             "delegue",
