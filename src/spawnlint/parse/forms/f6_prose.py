@@ -153,6 +153,23 @@ _CLI_RUN = lazy.compile(rf"`{vocabulary.alternation(vocabulary.HARNESS_COMMANDS)
 # (the tool's names as written: "before marking each task done" names no agent)
 _AGENT_WORD = lazy.compile(rf"(?i:{CORE_NOUN})\b|\b(?:Agent|Task)\b")
 _EMPHASIS = lazy.compile(r"\*\*|__")
+
+
+_AGENT_LAST = lazy.compile(r"(?:^|[-:_])(?:sub-?)?agents?$", re.IGNORECASE)
+
+
+def _agent_word_near(text: str, start: int, refs: list[tuple[str, int]]) -> bool:
+    """Whether an agent word stands between the verb and 80 characters past its last object,
+    or as a name's last word ("Invoke `shop:critic-agent`"; "Invoke
+    `superpowers:subagent-driven-development`" names none)."""
+    at = start
+    for name, offset in sorted(refs, key=lambda r: r[1]):
+        if _AGENT_WORD.search(text, at, offset) or _AGENT_LAST.search(name):
+            return True
+        at = max(at, offset + len(name))
+    return _AGENT_WORD.search(text, at, refs[-1][1] + 80) is not None
+
+
 _SELF = lazy.compile(r"\b(?:this|that|the\s+same|each|which|whose)\s+(?:sub-?)?agent\b", re.IGNORECASE)
 
 
@@ -189,8 +206,7 @@ def sentence_spawns(text: str) -> list[ProseSpawn]:
                 target, at = refs[0]
                 return [ProseSpawn(Form.F6, verb.start, target, at, n, o) for n, o in names]
             unsure = (word == "invoke" or by_id) and (
-                word in vocabulary.PURPOSE_ID_VERBS
-                or not _AGENT_WORD.search(text, verb.end, refs[-1][1] + 80)
+                word in vocabulary.PURPOSE_ID_VERBS or not _agent_word_near(text, verb.end, refs)
             )
             return [ProseSpawn(Form.F6, verb.start, n, o, None, 0, unsure and n[:1] != "$") for n, o in refs]
         # the generic shapes read words, not their emphasis ("dispatch **one** subagent"); a verb
@@ -875,6 +891,8 @@ EXAMPLES = FormExamples(
         " dispatch a subagent, or run a long tool chain.",  # what the assistant does, told of
         "Then use `report-agent` for the backlog.",  # a pointer: no purpose after the id
         "You can run up to 500 concurrent agents per account.",  # a limit told of
+        "Stop if auth fails: a half-authenticated run produces an agent with empty ids.",  # a noun
+        "Then invoke `superpowers:subagent-driven-development` with the plan.",  # a skill elsewhere
         "| `Task` tool (dispatch subagent) | `spawn_agent` |",  # a tool and another harness's
         "The skill doesn't need to delegate to agents; it is the expert.",
         "Spawn a headless worker (`builder` agent) through the pool engine.",  # a `claude -p` process

@@ -43,6 +43,8 @@ class _Grammar:
     joined: re.Pattern[str] | None
     # where words have spaces, a time's or condition's clause ("antes de subagentes confirmarem")
     subordinator: re.Pattern[str] | None
+    # an object pronoun right before the verb: a finite verb, no imperative ("Lo ejecuta el `x`")
+    clitic: re.Pattern[str] | None
 
 
 _ROLES = lazy.compile(rf"\b{vocabulary.alternation(vocabulary.SPAWNED_ROLES, plural=True)}\b", re.IGNORECASE)
@@ -79,6 +81,9 @@ def _grammar(language: vocabulary.Language) -> _Grammar:
         else None,
         re.compile(rf"\b{vocabulary.alternation(language.subordinators)}\b", re.IGNORECASE)
         if language.spaced and language.subordinators
+        else None,
+        re.compile(rf"\b{vocabulary.alternation(language.clitics)}\s+$", re.IGNORECASE)
+        if language.clitics
         else None,
     )
 
@@ -336,8 +341,10 @@ def _foreign_clause(grammar: _Grammar, text: str, verb: re.Match[str]) -> tuple[
             at = before.rfind(word)
             if at >= 0 and not before.endswith(language.parallel, 0, at + len(word)):  # not "同时"
                 before = before[at + len(word) :]
-        negated = grammar.negation.search(before) is not None or (
-            grammar.language.code == "de" and grammar.negation.search(clause) is not None
+        negated = (
+            grammar.negation.search(before) is not None
+            or (grammar.language.code == "de" and grammar.negation.search(clause) is not None)
+            or (grammar.clitic is not None and grammar.clitic.search(before) is not None)
         )
         # "用 grep 找出 subagent 定义": a verb of using governs only what stands right after it
         negated = negated or (verb.group(0) in language.weak_verbs and not _used(grammar, clause))
@@ -825,8 +832,13 @@ EXAMPLES = (
             "Lanza el subagente `code-reviewer`.",
             "Delega la búsqueda al agente **shop:critic**.",
             "Utiliza el agente `shop:critic` con el diff.",
+            "Revisa el diseño usando el agente `shop:critic`.",  # a gerund
         ),
-        invalid=("No lances el subagente.", "Inicia sesión con el agente de usuario."),
+        invalid=(
+            "No lances el subagente.",
+            "Inicia sesión con el agente de usuario.",
+            "Genera el informe del equipo de agentes. Lo ejecuta el `shop:lead`.",  # who runs it
+        ),
     ),
     FormExamples(
         Form.F6,
@@ -854,6 +866,18 @@ EXAMPLES = (
             "Não inicie o subagente.",
             "Inicie o servidor do agente de usuário.",
             "- Iniciar nova fase antes de subagentes confirmarem NAO E ACEITAVEL.",  # a time's clause
+        ),
+    ),
+    FormExamples(
+        Form.F6,
+        valid=(
+            "Lancia un subagente con questo prompt, e nient'altro.",
+            "Delega la revisione all'agente `shop:critic`.",
+            "Avvia tre subagenti in parallelo, uno per modulo.",
+        ),
+        invalid=(
+            "Non lanciare il subagente.",
+            "Il subagente legge i file e scrive il rapporto.",
         ),
     ),
     FormExamples(

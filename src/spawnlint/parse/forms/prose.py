@@ -225,7 +225,8 @@ _NOUN_BEFORE = lazy.compile(
     r"|attempt(?:s|ed|ing)?)\s+to\s+$"
     # "Attempting to commit, or spawn another agent"
     r"|\b(?:trying|tried|attempt(?:s|ed|ing)?)\s+to\s+[^.;:]{0,80},\s+(?:or|and)\s+$"
-    r"|\b(?:at|on|per|upon|of|for|after|before|during)\s+$",  # "set at spawn time"
+    r"|\b(?:at|on|per|upon|of|for|after|before|during)\s+$"  # "set at spawn time"
+    r"|\b(?:a|an|the|each|every|this|that|one)\s+[a-z]+-[a-z-]+\s+$",  # "a half-authenticated run produces"
     re.IGNORECASE,
 )
 

@@ -333,6 +333,9 @@ class Language:
     # nouns that a sentence ending in them, after a verb that comes last, describes: "…を起動し、
     # …処理する機能。" is a feature told of, not a step
     described_nouns: tuple[str, ...] = ()
+    # object pronouns that stand right before a finite verb and never before an imperative (which
+    # takes them after it): "Lo ejecuta el `lead`" says who runs it
+    clitics: tuple[str, ...] = ()
 
 
 LANGUAGES = (
@@ -575,13 +578,16 @@ LANGUAGES = (
             "usar",
             "delegando",  # "Diseña los endpoints delegando al agente `api-designer`"
             "invocando",
+            "usando",  # "Opera la wiki usando el agente `tech-writer`"
+            "utilizando",
         ),
         subagent_nouns=("subagente(s)", "sub-agente(s)"),
         agent_nouns=("agente(s)",),
         negations=("no", "nunca", "jamás"),
         parallel=("en paralelo",),
         subordinators=("antes de", "antes que", "después de", "cuando", "mientras", "hasta que"),
-        weak_verbs=("utiliza", "utilizar", "usa", "usar"),
+        weak_verbs=("utiliza", "utilizar", "usa", "usar", "usando", "utilizando"),
+        clitics=("lo", "la", "los", "las", "le", "les", "se"),
     ),
     Language(
         "fr",
@@ -632,6 +638,30 @@ LANGUAGES = (
         # "Iniciar nova fase antes de subagents confirmarem": the sub-agents are the time's, not the
         # verb's object
         subordinators=("antes de", "antes que", "depois de", "quando", "enquanto", "até que"),
+    ),
+    Language(
+        "it",
+        verbs=(
+            "lancia",
+            "lanciare",
+            "avvia",
+            "avviare",
+            "invoca",
+            "invocare",
+            "delega",
+            "delegare",
+            "esegui",
+            "usa",
+            "usare",
+            "utilizza",
+            "utilizzare",
+        ),
+        subagent_nouns=("subagente", "subagenti", "sub-agente", "sub-agenti"),
+        agent_nouns=("agente", "agenti"),
+        negations=("non", "mai"),
+        parallel=("in parallelo",),
+        subordinators=("prima di", "dopo", "quando", "mentre", "finché"),
+        weak_verbs=("usa", "usare", "utilizza", "utilizzare"),
     ),
     Language(
         "ru",
