@@ -69,12 +69,13 @@ def decode(path: str, data: bytes, max_bytes: int) -> tuple[str | None, Problem 
 def parse_text(path: str, text: str, kind: FileKind, all_sentences: bool = True) -> ParsedFile:
     """The facts of a markdown file. Without `all_sentences` (no custom rule pattern) only the
     sentences of blocks that could hold a rule sentence are kept, and a body that cannot hold a
-    spawn or a rule sentence (no form's trigger fires: `forms.could_yield`) gets no block parse:
-    only what it says about SendMessage is read."""
+    spawn or a rule sentence (no word any form's trigger needs: `forms.has_spawn_word`) gets no
+    block parse: only what it says about SendMessage is read. (Running the triggers' tests over the
+    whole body first costs more than the block parse it spares: each hot block runs them anyway.)"""
     # The spawn forms and the body's other readers (their patterns take a tenth of a second to
     # compile) are imported here, not with the module: the guard reads agent definitions alone.
     from spawnlint.parse.forms.f9_fork import fork_site
-    from spawnlint.parse.forms.registry import could_yield
+    from spawnlint.parse.forms.registry import has_spawn_word
     from spawnlint.parse.idle import idle_claims
     from spawnlint.parse.team import team_lines
 
@@ -88,7 +89,7 @@ def parse_text(path: str, text: str, kind: FileKind, all_sentences: bool = True)
     if frontmatter is not None and read:
         problems.extend(_frontmatter_problems(path, frontmatter))
     body_text = "\n".join(lines[body_start:])
-    body = all_sentences or could_yield(body_text)
+    body = all_sentences or has_spawn_word(body_text)
     facts = _body_facts(path, lines, body_start, all_sentences) if body else None
     if facts is not None and facts.unread_line:
         problems.append(_too_deep(path, facts.unread_line))

@@ -11,8 +11,9 @@ spawn. Then list leads (a team lead, F8, before a spawn lead, F7) and last each 
 prose, F8, before F6; English before other languages).
 
 Triggers. Each form's trigger is the cheap necessary condition of its recogniser, built from the
-recogniser's own patterns and words. A body none fires on (`could_yield`) is spared the block
-parse; in a block, only the passes whose trigger fires run."""
+recogniser's own patterns and words. A markdown body without any of their words
+(`has_spawn_word`) is spared the block parse, and a Python string none fires on (`could_yield`)
+is not read; in a block, only the passes whose trigger fires run."""
 
 from __future__ import annotations
 
@@ -88,7 +89,7 @@ _WORDS = Words(w for t in _BODY_TRIGGERS for w in t.word_test.words)
 def document(structure: Structure, gated: bool = True) -> Doc:
     """The document the passes read. Without `gated`, every pass reads every block: the slow
     path the triggers must agree with."""
-    return Doc(structure, _WORDS, gated)
+    return Doc(structure, _WORDS, _BODY_PROBES, gated)
 
 
 def find_sites(doc: Doc) -> list[RawSite]:
@@ -143,8 +144,9 @@ def _introductions(structure: Structure, site_lines: set[int]) -> list[Block]:
 
 
 def could_yield(body: str) -> bool:
-    """Whether a markdown body could hold a spawn site, or a sentence the default no-name rule
-    matcher accepts (a custom pattern may match anything: not asked then): some trigger fires."""
+    """Whether a text (a Python string read as markdown) could hold a spawn site, or a sentence the
+    default no-name rule matcher accepts (a custom pattern may match anything: not asked then):
+    some trigger fires."""
     if any(c in body for c in FOLDING):
         return True  # a case-insensitive recogniser may read `ſpawn` as spawn
     low = body.lower()

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from spawnlint.model import Edit, Form, Param
-from spawnlint.parse.forms.trigger import FOLDING, Paragraphs, Trigger, Words
+from spawnlint.parse.forms.trigger import FOLDING, Paragraphs, Probes, Trigger, Words
 from spawnlint.parse.text import Block, FormExamples, RawSite, Structure
 
 # The edits that delete a spawn's `name` (or `team_name`) parameter: (param, path, lines, the
@@ -54,15 +54,20 @@ class Found:
 
 class Doc:
     """A markdown document as the passes read it: its structure, and each block's text, its
-    lower-cased text and which triggers fire on it, each computed once. With `gated` false every
-    pass reads every block (the slow path the triggers must agree with)."""
+    lower-cased text and which triggers fire on it, each computed once. The probes of every
+    trigger (`probes`) are searched once a block: a trigger whose probes the block lacks fires
+    without a search of its own. With `gated` false every pass reads every block (the slow path
+    the triggers must agree with)."""
 
-    def __init__(self, structure: Structure, words: Words, gated: bool = True) -> None:
+    def __init__(self, structure: Structure, words: Words, probes: Probes, gated: bool = True) -> None:
         self.structure = structure
         self.gated = gated
         self._words = words
+        self._probes = probes
+        self._index = {id(t): i for i, t in enumerate(probes.triggers)}
         self._text: dict[Block, str] = {}
         self._low: dict[Block, str] = {}
+        self._possible: dict[Block, frozenset[int]] = {}
         self._fired: dict[tuple[int, Block], bool] = {}
         self._cached: dict[str, object] = {}
 
@@ -91,11 +96,27 @@ class Doc:
         if fired is None:
             if trigger.parts:  # each part asked once a block, whichever composite asks
                 fired = any(self.fires(part, block) for part in trigger.parts)
+            elif block not in self.hot():
+                fired = False
             else:
                 text = self.text(block)
-                fired = block in self.hot() and trigger.fires(text, self.low(block), Paragraphs(text))
+                i = self._index.get(key[0])
+                if i is None:  # a trigger of no pass: its own probes
+                    fired = trigger.fires(text, self.low(block), Paragraphs(text))
+                elif trigger.any_case and any(c in text for c in FOLDING):
+                    fired = True  # as Trigger.fires: `ſpawn` may read as spawn
+                else:
+                    fired = i in self._possible_in(block) and trigger.passes(
+                        text, self.low(block), Paragraphs(text)
+                    )
             self._fired[key] = fired
         return fired
+
+    def _possible_in(self, block: Block) -> frozenset[int]:
+        possible = self._possible.get(block)
+        if possible is None:
+            possible = self._possible[block] = self._probes.possible(self.text(block), self.low(block))
+        return possible
 
     def hot(self) -> frozenset[Block]:
         """The blocks that hold a word of the word test: one search of the whole text for each

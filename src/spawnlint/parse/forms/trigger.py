@@ -144,6 +144,10 @@ class Trigger:
                 return False
         elif not self._probes.found_in(text):
             return False
+        return self.passes(text, low, paragraphs)
+
+    def passes(self, text: str, low: str | None = None, paragraphs: Paragraphs | None = None) -> bool:
+        """The test alone, on a text known to hold one of the probes."""
         if self.test is None:
             return True
         return self.test(text, text.lower() if low is None else low, paragraphs or Paragraphs(text))
