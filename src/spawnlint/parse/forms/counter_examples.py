@@ -84,6 +84,47 @@ def opens_a_document(lines: list[str], at: int) -> bool:
     return bool(_DOCUMENT_FENCE.match(lines[at])) and at + 1 < len(lines) and lines[at + 1].strip() == "---"
 
 
+_ANY_FENCE = lazy.compile(r"^\s{0,3}(?:`{3,}|~{3,})")
+_BARE_FENCE = lazy.compile(r"^\s{0,3}(?:`{3,}|~{3,})\s*$")
+_documents: list[tuple[list[str], tuple[tuple[int, int], ...]]] = []  # the last file's, by identity
+
+
+def shown_documents(lines: list[str]) -> tuple[tuple[int, int], ...]:
+    """The 0-based line ranges [open, close] of markdown fences (```markdown, ```md) that hold a
+    document, its frontmatter or a heading first: a file or a section shown or written (a block to
+    paste into CLAUDE.md, an example command), whose instructions are not the unit's (a fence so
+    labelled that opens with a call holds the call: labels lie). The fences inside one nest as
+    their author meant: one with an info string
+    opens, and so does a bare one after a blank line with text right below it ("ask the user:",
+    blank, ```, the question, ```); any other bare one closes. A document whose fences do not
+    balance so ends where CommonMark ends it, at its first bare fence."""
+    if _documents and _documents[0][0] is lines:
+        return _documents[0][1]
+    found: list[tuple[int, int]] = []
+    i = 0
+    while i < len(lines):
+        first = lines[i + 1].strip() if i + 1 < len(lines) else ""
+        if not (_DOCUMENT_FENCE.match(lines[i]) and (first == "---" or HEADING_IN_TEXT.match(first))):
+            i += 1
+            continue
+        depth, j, first_bare = 1, i + 1, None
+        while j < len(lines) and depth:
+            if _ANY_FENCE.match(lines[j]):
+                bare = _BARE_FENCE.match(lines[j]) is not None
+                first_bare = j if bare and first_bare is None else first_bare
+                below = lines[j + 1] if j + 1 < len(lines) else ""
+                opens = not bare or (
+                    not lines[j - 1].strip() and below.strip() != "" and not _ANY_FENCE.match(below)
+                )
+                depth += 1 if opens else -1
+            j += 1
+        end = j - 1 if depth == 0 else (first_bare if first_bare is not None else len(lines) - 1)
+        found.append((i, end))
+        i = end + 1
+    _documents[:] = [(lines, tuple(found))]
+    return _documents[0][1]
+
+
 _EXAMPLE_HEADER = lazy.compile(r"^\s*(?:\*\*)?(?:examples?|e\.g\.?|usage|sample|syntax)\b", re.IGNORECASE)
 
 
@@ -105,9 +146,9 @@ def _in_example_column(lines: list[str], line: int, column: int) -> bool:
 def is_counter_example(structure: Structure, site: RawSite) -> bool:
     """A spawn shown as wrong: under a heading or lead line marked WRONG / Bad / ❌ / Don't...
     "Never"/"Don't" leads often introduce the *right* way too, so they mark only named spawns.
-    A spawn inside a file shown whole (a command template in a markdown fence) is shown, not run."""
-    opened = site.block.fence_open
-    if site.block.kind == "fence" and opened is not None and opens_a_document(structure.lines, opened):
+    A spawn inside a document in a markdown fence (a command shown whole, a block written into
+    CLAUDE.md) is shown, not run."""
+    if any(start < site.line < end for start, end in shown_documents(structure.lines)):
         return True
     if _in_example_column(structure.lines, site.line, site.column):
         return True

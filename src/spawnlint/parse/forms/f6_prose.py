@@ -628,7 +628,10 @@ _DESCRIBING_PROBES = (
 # ("run `", "run the `") see
 _RUN_ID = lazy.compile(rf"^\s+(?:(?i:the)\s+)?`{ID_NAME}`" + NOT_AN_AGENT_AFTER)
 # ... and then a purpose ("to run", not "to be"), after a verb of vocabulary.PURPOSE_ID_VERBS
-_ID_WITH_PURPOSE = lazy.compile(rf"^\s+(?:(?i:the)\s+)?`{ID_NAME}`\s+to\s+(?!be\b)[a-z]{{3,}}\b")
+# (in code marks or in bold: "Use the **swarm-coordinator** to orchestrate")
+_ID_WITH_PURPOSE = lazy.compile(
+    rf"^\s+(?:(?i:the)\s+)?(?P<mark>`|\*\*){ID_NAME}(?P=mark)\s+to\s+(?!be\b)[a-z]{{3,}}\b"
+)
 _ID_PATTERNS = {
     **dict.fromkeys(vocabulary.ID_VERBS, _RUN_ID),
     **dict.fromkeys(vocabulary.PURPOSE_ID_VERBS, _ID_WITH_PURPOSE),
@@ -652,7 +655,15 @@ TRIGGER = either(
         (*VERB_TRIGGER.probes, "agent", "task", "one message", "single message", "same message"),
         _tool_or_description,
     ),
-    Trigger(tuple(f"{verb}{the} `" for verb in _ID_PATTERNS for the in ("", " the")), _id_after_a_verb),
+    Trigger(
+        tuple(
+            f"{verb}{the} {mark}"
+            for verb in _ID_PATTERNS
+            for the in ("", " the")
+            for mark in ("`", *(("**",) if verb in vocabulary.PURPOSE_ID_VERBS else ()))
+        ),
+        _id_after_a_verb,
+    ),
 )
 
 

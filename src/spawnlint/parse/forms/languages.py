@@ -90,12 +90,22 @@ def _grammar(language: vocabulary.Language) -> _Grammar:
 
 _GRAMMARS = tuple(_grammar(language) for language in vocabulary.LANGUAGES)
 _SPACED = tuple(g for g in _GRAMMARS if g.language.spaced)
+_NOT_JAPANESE = tuple(g for g in _GRAMMARS if g.language.code != "ja")
 
 
 def _grammars_for(text: str) -> tuple[_Grammar, ...]:
     """The languages a text may be in: a text without a CJK letter is in none of the CJK ones
-    (whose English borrowings count only beside CJK words)."""
-    return _SPACED if text.isascii() or not _CJK.search(text) else _GRAMMARS
+    (whose English borrowings count only beside CJK words), and one with Chinese marks (a full-width
+    comma, 的) and no kana is not Japanese ("模板，供 frontend-html agent 使用": the agent uses them)."""
+    if text.isascii() or not _CJK.search(text):
+        return _SPACED
+    if _KANA.search(text) is None and _CHINESE_MARKS.search(text) is not None:
+        return _NOT_JAPANESE
+    return _GRAMMARS
+
+
+_KANA = lazy.compile(r"[\u3040-\u30ff]")
+_CHINESE_MARKS = lazy.compile(r"[，的]")
 
 
 # what stands between a noun and its particle: "Agent tool（subagent_type: `Explore`）を"
@@ -806,6 +816,7 @@ EXAMPLES = (
             "交给用户确认后再继续。",
             "召集全体成员开会。",
             "输出格式一律用 `qa-engineer` agent 定义的表格。",  # the agent defines the table used
+            "目录下的参考模板，供 frontend-html agent 使用。",  # for the agent to use: not Japanese
         ),
     ),
     FormExamples(
