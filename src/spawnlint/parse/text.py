@@ -124,15 +124,16 @@ def split_sentences(lines: list[str], start: int, end: int) -> list[Sentence]:
                 out.append(_sentence(text, begin, i, index))  # a table row, a "**Label:**" line
                 begin, in_code = i + 1, False
         elif not in_code and not _ABBREVIATION.search(text[max(0, i - 5) : i]):
-            out.append(_sentence(text, begin, i + 1, index))
-            begin = i + 1
+            out.append(_sentence(text, begin, mark.end(), index))
+            begin = mark.end()
     if text[begin:].strip():
         out.append(_sentence(text, begin, len(text), index))
     return [s for s in out if s.text]
 
 
-# A backtick, a newline, or a full stop / ! / ? followed by white space (str.isspace, as \s is).
-_SENTENCE_MARKS = lazy.compile(r"[`\n]|[.!?](?=\s)")
+# A backtick, a newline, or a full stop / ! / ? followed by white space (str.isspace, as \s is), the
+# bold it closes with it ("**Axis 2 — dispatch preference.** Decides where …": two sentences).
+_SENTENCE_MARKS = lazy.compile(r"[`\n]|[.!?](?:\*\*|__)?(?=\s)")
 _ABBREVIATION = lazy.compile(r"(?<![\w.])(?:e\.g|i\.e|etc|vs|cf)$", re.IGNORECASE)
 
 

@@ -54,12 +54,15 @@ _GENERIC = lazy.compile(
     rf"\s+(?:(?!(?:and|or|nor)\s)[\w*`-]+\s+){{0,3}}?{CORE_NOUN}\b" + COMPOUND_HEAD,
     re.IGNORECASE,
 )
-# After a strong verb, one agent by its role: "launch a fresh implementer", "dispatch a verifier"
+# After a strong verb, one agent by its role: "launch a fresh implementer", "dispatch a verifier",
+# or several: "Dispatch the auditors"
 _A_ROLE = lazy.compile(
-    r"^\s*(?:a|an|one|two|three|four|five|\d+|fresh|new|separate|dedicated|independent)\s+"
+    r"^\s*(?:(?:a|an|one|two|three|four|five|\d+|fresh|new|separate|dedicated|independent)\s+"
     r"(?:(?!(?:and|or|of|for|to)\s)[\w-]+\s+){0,2}?"
     + vocabulary.alternation(vocabulary.SPAWNED_ROLES, plural=True)
-    + r"\b"
+    + r"|the\s+(?:(?!(?:and|or|of|for|to)\s)[\w-]+\s+){0,2}?"
+    + vocabulary.alternation(vocabulary.SPAWNED_ROLES)
+    + r"s)\b"
     + COMPOUND_HEAD,
     re.IGNORECASE,
 )

@@ -106,6 +106,7 @@ SPAWNED_ROLES = (
     "verifier",
     "investigator",
     "explorer",
+    "auditor",  # "## Step 3 — Dispatch the auditors, right-sized"
 )
 # A sub-agent by a pronoun after a strong verb, where the sentence named sub-agents before it
 # ("If the host supports subagents, launch one").
