@@ -137,7 +137,12 @@ def _names_a_spawn(text: str) -> bool:
     command does: prose.is_instruction)."""
     if tool_in(text) is not None or _AGENT_WORD.search(text):
         return True
+    if _OTHER_HARNESS.search(text):
+        return False  # "Codex: install the skill and invoke `name: bruno-api`": another harness's way
     return any(strong_verb(v.group(0)) and is_instruction(text, v) for v in VERB_RE.finditer(text))
+
+
+_OTHER_HARNESS = lazy.compile(rf"\b{vocabulary.alternation(vocabulary.OTHER_HARNESSES)}\b", re.IGNORECASE)
 
 
 # (not a folder of a path: "`rg -n "^name:" cbo/agents/x.md`" greps an agent's file)
@@ -244,6 +249,7 @@ EXAMPLES = FormExamples(
         'Run: `rg -n "^name:|^model:" plug/agents/planner-lite.md`\n'
         "Expected: `name: planner-lite` / `model: opus`",
         "Never pass `name` to the Agent tool: a named spawn runs as an `in_process_teammate`.",
+        "- Codex: install the skill folder and invoke `name: api-notes`.",  # another harness's way
         # a call forbidden, in the clause before its parameters
         'Do NOT call the `Agent` tool with `subagent_type: "docs:deep-dive"` -- it is a skill.',
         # a skill's `name` field, invoked by its slash command

@@ -195,10 +195,14 @@ _TASK = lazy.compile(r"(?<![A-Za-z0-9_`*])Task(?![A-Za-z0-9_`*-])")  # the tool 
 
 def _tool_called(grammar: _Grammar, verb: re.Match[str], clause: str, final: bool) -> list[re.Match[str]]:
     """The tool by its name alone as the object of a verb of calling ("다음 Task들을 한 메시지에서
-    동시에 호출"): one call of the Task tool. A task of a plan is run ("Task 1을 실행"), not called."""
-    if verb.group(0) not in grammar.language.calling_verbs:
+    동시에 호출"): one call of the Task tool. A task of a plan is run ("Task 1을 실행"), not called;
+    Tasks counted and run in parallel are the tool's calls ("Task 4개를 병렬 실행")."""
+    if verb.group(0) in grammar.language.calling_verbs:
+        return _nouns(grammar, _TASK, clause, final)
+    count = _COUNTS.get(grammar.language.code)
+    if count is None or grammar.parallel is None or grammar.parallel.search(clause) is None:
         return []
-    return _nouns(grammar, _TASK, clause, final)
+    return [n for n in _nouns(grammar, _TASK, clause, final) if count.match(clause[n.end() :].lstrip())]
 
 
 def _adjacent_ref(clause: str, nouns: list[re.Match[str]]) -> re.Match[str] | None:
@@ -751,11 +755,13 @@ EXAMPLES = (
             "서브에이전트들을 병렬로 실행하세요.",  # a plural before the particle
             "2. `spring-architect` 에이전트 호출",  # a terse step: the particle left out
             "다음 Task들을 한 메시지에서 동시에 호출한다:",  # the tool by its name, called
+            "Task 4개를 병렬 실행합니다.",  # Tasks counted and run in parallel: the tool's calls
         ),
         invalid=(
             "서브에이전트를 호출하지 마세요.",
             "팀메이트를 스폰하지 마세요.",
             "**Task 도구 호출 금지**: 이 커맨드는 직접 실행합니다.",
+            "Task 4개를 순서대로 실행합니다.",  # a plan's tasks, one after another
             "에이전트 설정을 확인하세요.",
             "서브에이전트를 사용했다면 더 빨랐을 것이다.",
             "서브에이전트 사용 가능 여부를 확인하세요.",  # whether sub-agents can be used

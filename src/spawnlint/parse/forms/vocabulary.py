@@ -75,7 +75,9 @@ TOOL_SENTENCE_VERBS = (
 
 # Other harnesses an "agent" may run in, a process of its own and not a subagent of this session
 # ("a new Claude Code agent in a separate terminal", "Codex CLI agents")
-HARNESSES = ("claude code", "codex", "gemini", "cursor", "opencode", "copilot", "cli", "terminal")
+# (the harnesses other than Claude Code: "Codex: invoke `name: x`" is how Codex runs a skill)
+OTHER_HARNESSES = ("codex", "gemini", "cursor", "opencode", "copilot")
+HARNESSES = ("claude code", *OTHER_HARNESSES, "cli", "terminal")
 # ... their command lines ("`claude --bg "<summary>"`", "`codex exec …`"): an agent the sentence
 # starts with one is that process
 HARNESS_COMMANDS = ("claude", "codex", "gemini", "opencode", "cursor-agent", "aider")
