@@ -287,3 +287,33 @@ def test_a_team_unit_is_not_listed_as_missing_the_rule(project: Make) -> None:
     assert data["team_units"] == ["commands/team.md"]
     assert data["spawning_without_rule"] == []
     assert [u["status"] for u in data["units"]] == ["team unit (no rule needed)"]
+
+
+def test_each_plugin_counts_what_lies_in_it_the_deepest_root_winning(project: Make) -> None:
+    """A marketplace of many plugins, one nested in another's folder: every agent, unit and site
+    counts for the deepest plugin root that holds it (a root itself is no ancestor of itself)."""
+    files: dict[str, str | bytes] = {
+        ".claude-plugin/marketplace.json": json.dumps(
+            {
+                "name": "m",
+                "owner": {"name": "o"},
+                "plugins": [{"name": f"p{i}", "source": f"./plugins/p{i}"} for i in range(3)]
+                + [{"name": "inner", "source": "./plugins/p0/inner"}],
+            }
+        ),
+        "plugins/p0/agents/a.md": "---\nname: a\ndescription: d\n---\nWork.\n",
+        "plugins/p0/commands/go.md": "Dispatch the `a` agent via the Agent tool.\n",
+        "plugins/p0/inner/commands/x.md": "Summarise the notes.\n",
+        "plugins/p2/commands/y.md": "Summarise the notes.\n",
+    }
+    for i in range(3):
+        files[f"plugins/p{i}/.claude-plugin/plugin.json"] = json.dumps({"name": f"p{i}"})
+    files["plugins/p0/inner/.claude-plugin/plugin.json"] = json.dumps({"name": "inner"})
+    data = json.loads(run_cli("audit", "--root", str(project(files)), "--output-format", "json").out)
+    counts = {p["name"]: (p["agents"], p["units"], p["spawn_sites"]) for p in data["plugins"]}
+    assert counts == {None: (0, 0, 0), "p0": (1, 1, 1), "p1": (0, 0, 0), "p2": (0, 1, 0), "inner": (0, 1, 0)}
+    assert {u["path"]: u["plugin"] for u in data["units"]} == {
+        "plugins/p0/commands/go.md": "p0",
+        "plugins/p0/inner/commands/x.md": "inner",
+        "plugins/p2/commands/y.md": "p2",
+    }

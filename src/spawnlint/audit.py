@@ -3,8 +3,9 @@ a Mermaid graph and the findings — as JSON (stable keys) or GitHub Markdown.""
 
 from __future__ import annotations
 
+import functools
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -52,19 +53,34 @@ def audit_data(project: Project, diagnostics: Sequence[Diagnostic]) -> dict[str,
 
 
 def plugin_of(project: Project, path: str | None) -> str:
-    """The name (or root folder) of the plugin holding a path; built-ins form their own group."""
+    """The name (or root folder) of the plugin holding a path, the deepest root that is a folder of
+    it; built-ins form their own group. One lookup a folder of the path, not one a plugin (a
+    marketplace of 1,500 plugins asked this for every unit took minutes)."""
     if path is None:
         return BUILTIN_GROUP
-    best: tuple[str, str | None] | None = None
-    for root, name in project.plugins:
-        if (root == "" or path.startswith(root + "/")) and (best is None or len(root) > len(best[0])):
-            best = (root, name)
-    if best is None:
-        return "(no plugin)"
-    return best[1] or best[0] or "(project)"
+    roots = _roots(project.plugins)
+    folder = path
+    while "/" in folder:
+        folder = folder.rpartition("/")[0]
+        if folder in roots:
+            return roots[folder] or folder
+    if "" in roots:
+        return roots[""] or "(project)"
+    return "(no plugin)"
+
+
+@functools.lru_cache(maxsize=4)
+def _roots(plugins: tuple[tuple[str, str | None], ...]) -> dict[str, str | None]:
+    roots: dict[str, str | None] = {}
+    for root, name in plugins:
+        roots.setdefault(root, name)  # the first of two plugins at one root, as before
+    return roots
 
 
 def _plugins(project: Project) -> list[dict[str, Any]]:
+    agents = Counter(plugin_of(project, a.path) for a in project.agents)
+    units = Counter(plugin_of(project, u.id) for u in project.units)
+    sites = Counter(plugin_of(project, s.site.path) for s in project.spawns)
     out = []
     for root, name in project.plugins:
         label = name or root or "(project)"
@@ -72,9 +88,9 @@ def _plugins(project: Project) -> list[dict[str, Any]]:
             {
                 "name": name,
                 "root": root or ".",
-                "agents": sum(1 for a in project.agents if plugin_of(project, a.path) == label),
-                "units": sum(1 for u in project.units if plugin_of(project, u.id) == label),
-                "spawn_sites": sum(1 for s in project.spawns if plugin_of(project, s.site.path) == label),
+                "agents": agents[label],
+                "units": units[label],
+                "spawn_sites": sites[label],
             }
         )
     return out
