@@ -468,12 +468,15 @@ def _by_the_tool(text: str, verbs: list[_Verb]) -> list[ProseSpawn]:
     for pattern in (
         _TOOL_CALLS,
         _BY_SUBAGENTS,
+        _BY_AGENTS,
         _SPLIT_INTO,
         _ASSIGNED_TO,
         _IN_ONE_MESSAGE,
     ):  # "a single Task call"
         m = pattern.search(text)
         before = text[max(0, m.start() - 160) : m.start()].replace("*", "") if m else ""
+        if pattern is _BY_AGENTS and _DONE_BEFORE.search(before):
+            continue  # "The plugin was tested using multiple agents": how it was made, told of
         if m and not (NEGATION.search(before) or _NOT_THIS.search(before) or _ANOTHER_DOES.search(before)):
             return [ProseSpawn(Form.F6, m.start(), None, 0, None, 0)]
     m = _READ_AND_DISPATCH.search(text)  # "Read `agents/verifier.md` and call it with ..."
@@ -544,6 +547,17 @@ _BY_SUBAGENTS = lazy.compile(
 )
 
 
+# Agents of a kind only a spawn makes as the means: "Orchestrate the review using specialized
+# agents" (not "with": "works with multiple agents" names what it supports)
+_BY_AGENTS = lazy.compile(
+    r"\b(?:using|via|through)\s+(?:parallel|separate|dedicated|individual|multiple|several|isolated"
+    r"|specialized|specialised|\d+)\s+(?:(?!(?:per|of|for|each|and|or)\s)[\w-]+\s+){0,2}?agents\b(?!['’])"
+    + COMPOUND_HEAD,
+    re.IGNORECASE,
+)
+
+
+_DONE_BEFORE = lazy.compile(r"\b(?:is|are|was|were|been)\s+\w+(?:ed|en)\b[^.;:!?]*$", re.IGNORECASE)
 # "this use is in the script, not in a subagent": the means set aside ("rather than" is NEGATION's)
 _NOT_THIS = lazy.compile(r"\bnot\s+$", re.IGNORECASE)
 # the unit itself as the object: what dispatches it, not what it dispatches
@@ -594,6 +608,8 @@ def _tool_or_description(text: str, low: str, paragraphs: Paragraphs) -> bool:
         return True
     if "across" in low and _SPLIT_INTO.search(text):
         return True  # "split the questions across agents"
+    if " agents" in low and _BY_AGENTS.search(text):
+        return True  # "using specialized agents"
     if ": `" in text and any(_COLON_LIST.match(text, v.end()) for v in VERB_RE.finditer(text)):
         return True  # "Dispatch all layers: `e2e-tester`, `api-contract-tester`"
     means = any(w in low for w in ("using ", "via ", "through "))
@@ -711,6 +727,7 @@ EXAMPLES = FormExamples(
         "If the server is down, fall back to meta-prompting using a subagent.",
         "Check each migration via the `schema-auditor` agent.",
         "Map the repository in parallel where possible using the Explore subagent.",
+        "Orchestrate a thorough PR review using specialized agents.",
         "Split the lint and the type checks into two parallel Explore subagents.",
         "Read `agents/message-checker.md` and call it with the proposed message.",
         "Read the `stage-checker` definition and dispatch it with the stage name.",
@@ -847,6 +864,8 @@ EXAMPLES = FormExamples(
         "This command invokes `sdd-system` CLI subcommands.",
         "Open a worktree for the change, then start a subagent workflow.",
         "When using the `code-reviewer` agent, keep each diff small.",
+        "The plugin works with multiple agents and editors.",  # what it supports
+        "This plugin was tested using multiple agents.",  # a passive: how it was made
         "This is a checklist you run yourself — not a subagent dispatch.",
         "A person may invoke `run-ticket` on any ticket.",
         "- Use `resolveActionResult` helper for mutations",
