@@ -566,3 +566,28 @@ def test_named_before_a_noun_phrase_gives_no_name() -> None:
     text = "Dispatch one Explore agent per direction (post-minimalism vs Fluent, or named taste anchors).\n"
     assert sites(text) == [("F6", 1, None, "Explore")]
     assert sites("Spawn a teammate named alpha to review the diff.\n") == [("F6", 1, "alpha", None)]
+
+
+_CALL = 'Agent(subagent_type="shop:archiver", prompt="Index the push.")'
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        # a section written into CLAUDE.md, its inner fences nested as its author meant
+        (
+            f"Use this block:\n\n```markdown\n## Archive\n\nAsk first:\n\n```\nArchive? [Y/n]\n```\n\n"
+            f"Then:\n\n```\n{_CALL}\n```\n```\n\nDone.\n",
+            [],
+        ),
+        # a file shown whole, its frontmatter first
+        (f"Example:\n\n```md\n---\nname: x\n---\n\n{_CALL}\n```\n", []),
+        # a fence labelled markdown that opens with the call holds the call (labels lie)
+        (f"```markdown\n{_CALL}\n```\n", [("F1", 2, None, "shop:archiver")]),
+        # fences that do not balance: the document ends at its first bare fence, as CommonMark
+        # reads it, and the call after it is the unit's
+        (f"```markdown\n## Notes\n\n```\nText.\n\n```\n{_CALL}\n", [("F1", 8, None, "shop:archiver")]),
+    ],
+)
+def test_a_document_in_a_markdown_fence_is_shown_not_run(text: str, found: list[object]) -> None:
+    assert sites(text) == found

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from spawnlint import lazy
 from spawnlint.model import Param, Section, Sentence, SpawnSite, ValueKind, section_of
 from spawnlint.parse.blocks import fast_structure
-from spawnlint.parse.forms.counter_examples import is_counter_example
+from spawnlint.parse.forms.counter_examples import is_counter_example, shown_documents
 from spawnlint.parse.forms.registry import document, find_sites, rule_blocks, with_removals
 from spawnlint.parse.forms.syntax import is_absent
 from spawnlint.parse.text import HEADING_IN_TEXT, Block, RawSite, Structure, block_sentences
@@ -44,6 +44,7 @@ def analyse(path: str, lines: list[str], body_start: int, all_sentences: bool = 
     sections = sections_of(structure)
     doc = document(structure)
     raw_sites = find_sites(doc)
+    documents = shown_documents(structure.lines) if raw_sites else ()
     told: dict[Section | None, bool] = {}  # per section: does it name the SendMessage tool?
     tops = list(structure.tops)
     headings = frozenset(line + 1 for line, _, _ in structure.headings)
@@ -55,7 +56,7 @@ def analyse(path: str, lines: list[str], body_start: int, all_sentences: bool = 
             ),
         )
         for raw in raw_sites
-        if not is_counter_example(structure, raw)
+        if not is_counter_example(structure, raw, documents)
     ]
     sites = [site for candidate, site in read if not candidate]
     candidates = [site for candidate, site in read if candidate]

@@ -86,7 +86,6 @@ def opens_a_document(lines: list[str], at: int) -> bool:
 
 _ANY_FENCE = lazy.compile(r"^\s{0,3}(?:`{3,}|~{3,})")
 _BARE_FENCE = lazy.compile(r"^\s{0,3}(?:`{3,}|~{3,})\s*$")
-_documents: list[tuple[list[str], tuple[tuple[int, int], ...]]] = []  # the last file's, by identity
 
 
 def shown_documents(lines: list[str]) -> tuple[tuple[int, int], ...]:
@@ -94,12 +93,10 @@ def shown_documents(lines: list[str]) -> tuple[tuple[int, int], ...]:
     document, its frontmatter or a heading first: a file or a section shown or written (a block to
     paste into CLAUDE.md, an example command), whose instructions are not the unit's (a fence so
     labelled that opens with a call holds the call: labels lie). The fences inside one nest as
-    their author meant: one with an info string
-    opens, and so does a bare one after a blank line with text right below it ("ask the user:",
-    blank, ```, the question, ```); any other bare one closes. A document whose fences do not
-    balance so ends where CommonMark ends it, at its first bare fence."""
-    if _documents and _documents[0][0] is lines:
-        return _documents[0][1]
+    their author meant: one with an info string opens, and so does a bare one after a blank line
+    with text right below it ("ask the user:", blank, ```, the question, ```); any other bare one
+    closes. A document whose fences do not balance so ends where CommonMark ends it, at its first
+    bare fence."""
     found: list[tuple[int, int]] = []
     i = 0
     while i < len(lines):
@@ -121,8 +118,7 @@ def shown_documents(lines: list[str]) -> tuple[tuple[int, int], ...]:
         end = j - 1 if depth == 0 else (first_bare if first_bare is not None else len(lines) - 1)
         found.append((i, end))
         i = end + 1
-    _documents[:] = [(lines, tuple(found))]
-    return _documents[0][1]
+    return tuple(found)
 
 
 _EXAMPLE_HEADER = lazy.compile(r"^\s*(?:\*\*)?(?:examples?|e\.g\.?|usage|sample|syntax)\b", re.IGNORECASE)
@@ -143,12 +139,12 @@ def _in_example_column(lines: list[str], line: int, column: int) -> bool:
     return 0 <= cell < len(headers) and bool(_EXAMPLE_HEADER.match(headers[cell]))
 
 
-def is_counter_example(structure: Structure, site: RawSite) -> bool:
+def is_counter_example(structure: Structure, site: RawSite, documents: tuple[tuple[int, int], ...]) -> bool:
     """A spawn shown as wrong: under a heading or lead line marked WRONG / Bad / ❌ / Don't...
     "Never"/"Don't" leads often introduce the *right* way too, so they mark only named spawns.
-    A spawn inside a document in a markdown fence (a command shown whole, a block written into
-    CLAUDE.md) is shown, not run."""
-    if any(start < site.line < end for start, end in shown_documents(structure.lines)):
+    A spawn inside a document in a markdown fence (`documents`, the file's `shown_documents`: a
+    command shown whole, a block written into CLAUDE.md) is shown, not run."""
+    if any(start < site.line < end for start, end in documents):
         return True
     if _in_example_column(structure.lines, site.line, site.column):
         return True
