@@ -475,8 +475,11 @@ def _by_the_tool(text: str, verbs: list[_Verb]) -> list[ProseSpawn]:
     ):  # "a single Task call"
         m = pattern.search(text)
         before = text[max(0, m.start() - 160) : m.start()].replace("*", "") if m else ""
-        if pattern is _BY_AGENTS and _DONE_BEFORE.search(before):
-            continue  # "The plugin was tested using multiple agents": how it was made, told of
+        if pattern is _BY_AGENTS and (
+            _DONE_BEFORE.search(before) or _FOR_WHOM.search(before) or _HARNESS.search(text)
+        ):
+            continue  # "The plugin was tested using multiple agents", "For teams using multiple
+            # agents (Cursor 2.0)": how something was made, or who it is for, told of
         if m and not (NEGATION.search(before) or _NOT_THIS.search(before) or _ANOTHER_DOES.search(before)):
             return [ProseSpawn(Form.F6, m.start(), None, 0, None, 0)]
     m = _READ_AND_DISPATCH.search(text)  # "Read `agents/verifier.md` and call it with ..."
@@ -557,6 +560,7 @@ _BY_AGENTS = lazy.compile(
 )
 
 
+_FOR_WHOM = lazy.compile(r"(?:^|[.;:!?]\s)[\s*_>-]*for\s+(?:[\w-]+\s+){1,3}$", re.IGNORECASE)
 _DONE_BEFORE = lazy.compile(r"\b(?:is|are|was|were|been)\s+\w+(?:ed|en)\b[^.;:!?]*$", re.IGNORECASE)
 # "this use is in the script, not in a subagent": the means set aside ("rather than" is NEGATION's)
 _NOT_THIS = lazy.compile(r"\bnot\s+$", re.IGNORECASE)
@@ -866,6 +870,7 @@ EXAMPLES = FormExamples(
         "When using the `code-reviewer` agent, keep each diff small.",
         "The plugin works with multiple agents and editors.",  # what it supports
         "This plugin was tested using multiple agents.",  # a passive: how it was made
+        "For teams using multiple agents at once, keep one state folder each.",  # who it is for
         "This is a checklist you run yourself — not a subagent dispatch.",
         "A person may invoke `run-ticket` on any ticket.",
         "- Use `resolveActionResult` helper for mutations",
