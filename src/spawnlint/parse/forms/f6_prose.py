@@ -204,7 +204,8 @@ def sentence_spawns(text: str) -> list[ProseSpawn]:
         if refs and _HEADLESS.search(text, verb.end, refs[0][1]):
             continue  # "Spawn a headless worker (`builder` agent)": a `claude -p` process
         if refs:
-            names = teammate_names(text, verb.end)
+            # (not after an id alone: "use `babel-plugin-import` to transform named imports")
+            names = [] if by_id else teammate_names(text, verb.end)
             if len(refs) == 1 and names:
                 target, at = refs[0]
                 return [ProseSpawn(Form.F6, verb.start, target, at, n, o) for n, o in names]
@@ -871,6 +872,7 @@ EXAMPLES = FormExamples(
         "The plugin works with multiple agents and editors.",  # what it supports
         "This plugin was tested using multiple agents.",  # a passive: how it was made
         "For teams using multiple agents at once, keep one state folder each.",  # who it is for
+        "Use `babel-plugin-import` to transform named imports to single ones.",  # a tool, no name
         "This is a checklist you run yourself — not a subagent dispatch.",
         "A person may invoke `run-ticket` on any ticket.",
         "- Use `resolveActionResult` helper for mutations",
