@@ -591,3 +591,14 @@ _CALL = 'Agent(subagent_type="shop:archiver", prompt="Index the push.")'
 )
 def test_a_document_in_a_markdown_fence_is_shown_not_run(text: str, found: list[object]) -> None:
     assert sites(text) == found
+
+
+def test_a_variable_after_run_is_a_program_not_an_agent() -> None:
+    """After "run" a `$VAR` is a candidate like any id (an agent of the project or nothing); after
+    a verb of spawning it is an agent held in a variable ("Launch the `$REVIEWER` agent")."""
+    from spawnlint.parse.forms.f6_prose import sentence_spawns
+
+    [ran] = sentence_spawns("Ensure Node is on PATH, then re-run the `$CLI` resolution block in `SKILL.md`.")
+    assert (ran.target, ran.candidate) == ("$CLI", True)
+    [launched] = sentence_spawns("Launch the `$REVIEWER` agent on the diff.")
+    assert (launched.target, launched.candidate) == ("$REVIEWER", False)

@@ -212,7 +212,12 @@ def sentence_spawns(text: str) -> list[ProseSpawn]:
             unsure = (word == "invoke" or by_id) and (
                 word in vocabulary.PURPOSE_ID_VERBS or not _agent_word_near(text, verb.end, refs)
             )
-            return [ProseSpawn(Form.F6, verb.start, n, o, None, 0, unsure and n[:1] != "$") for n, o in refs]
+            # (an agent in a variable is one after a verb of spawning; after "run" it is a program:
+            # "re-run the `$CLI` resolution block")
+            return [
+                ProseSpawn(Form.F6, verb.start, n, o, None, 0, unsure and (n[:1] != "$" or by_id))
+                for n, o in refs
+            ]
         # the generic shapes read words, not their emphasis ("dispatch **one** subagent"); a verb
         # inside bold ends a label there ("**Agents to Invoke** - Other agents …")
         inside_bold = text.count("**", 0, verb.start) % 2 == 1
