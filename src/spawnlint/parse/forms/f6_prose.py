@@ -545,9 +545,13 @@ _ANOTHER_DOES = lazy.compile(
 )
 # Sub-agents as the means: "fall back to meta-prompting using a subagent", "Parallelize this step
 # with individual sub-agents", "run it in a fresh subagent".
+# (the words that make agents ones only a spawn makes, in both patterns)
+_SPAWNED_KINDS = (
+    r"parallel|separate|dedicated|individual|multiple|several|isolated|specialized|specialised|\d+"
+)
 _BY_SUBAGENTS = lazy.compile(
-    r"\b(?:(?:using|via|through|with|in)\s+(?:a|an|one|parallel|separate|dedicated|individual|fresh|new"
-    r"|multiple|several|isolated|specialized|\d+)\s+(?:(?!(?:per|of|for|each|and|or)\s)[\w-]+\s+){0,2}?"
+    rf"\b(?:(?:using|via|through|with|in)\s+(?:a|an|one|fresh|new|{_SPAWNED_KINDS})"
+    r"\s+(?:(?!(?:per|of|for|each|and|or)\s)[\w-]+\s+){0,2}?"
     r"|(?:using|via|through)\s+(?=sub-?agents\b))"  # "orchestrate the drafting via sub-agents"
     + r"sub-?agents?"  # not "share it with a teammate": a person
     + r"\b(?!['’])"  # not "in a subagent's context": what it has
@@ -559,9 +563,8 @@ _BY_SUBAGENTS = lazy.compile(
 # Agents of a kind only a spawn makes as the means: "Orchestrate the review using specialized
 # agents" (not "with": "works with multiple agents" names what it supports)
 _BY_AGENTS = lazy.compile(
-    r"\b(?:using|via|through)\s+(?:parallel|separate|dedicated|individual|multiple|several|isolated"
-    r"|specialized|specialised|\d+)\s+(?:(?!(?:per|of|for|each|and|or)\s)[\w-]+\s+){0,2}?agents\b(?!['’])"
-    + COMPOUND_HEAD,
+    rf"\b(?:using|via|through)\s+(?:{_SPAWNED_KINDS})"
+    r"\s+(?:(?!(?:per|of|for|each|and|or)\s)[\w-]+\s+){0,2}?agents\b(?!['’])" + COMPOUND_HEAD,
     re.IGNORECASE,
 )
 
