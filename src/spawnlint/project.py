@@ -232,7 +232,7 @@ def _plugin_of(sources: Mapping[str, SourceFile], path: str) -> str | None:
 
 
 def _confirmed(
-    file: ParsedFile, index: Mapping[str, tuple[Agent, ...]], plugin: str | None = None
+    file: ParsedFile, index: Mapping[str, tuple[Agent, ...]], plugin: str | None
 ) -> tuple[SpawnSite, ...]:
     """The file's candidate sites (prose that names an agent plainly: "Launch recon-invoker") whose
     name is an agent of the project, as that agent's id; a built-in does not count ("Launch the

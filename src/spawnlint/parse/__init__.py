@@ -20,6 +20,7 @@ from spawnlint.model import (
     ToolList,
     UnitFrontmatter,
 )
+from spawnlint.parse.forms import vocabulary  # word lists only: the forms import nothing with it
 from spawnlint.parse.frontmatter import Frontmatter, parse_tool_list, split_frontmatter
 from spawnlint.send_message import mentions_send_message_tool, report_lines
 from spawnlint.source_lines import split_lines
@@ -131,12 +132,7 @@ def parse_text(path: str, text: str, kind: FileKind, all_sentences: bool = True)
 # a verb that makes the model follow a file, then (on the same line) the file; or an `@` include,
 # which Claude Code loads itself
 _PATH = r"(?:\$\{CLAUDE_PLUGIN_ROOT\}/|\.{1,2}/|[\w.-]+/)+[\w.-]+\.md"
-# "Read `x.md` and perform every step"; in Portuguese, Spanish, French, German and Italian too
-# ("Carregar e seguir: `x.md`", "Befolge `x.md`")
-_FOLLOW = (
-    r"(?:follow|apply|execute|perform|seguir|siga|sigam|sigue|suivre|suivez|befolge|befolgen|folge"
-    r"|segui|seguire)"
-)
+_FOLLOW = vocabulary.alternation(vocabulary.FOLLOW_VERBS)  # "Read `x.md` and perform every step"
 _FOLLOWED = lazy.compile(
     rf"(?i:\b{_FOLLOW}\b)[^\n]{{0,80}}?(?<![\w@])`?(?P<path>{_PATH})\b"
     # "Read `x/y.md` and follow its checklist"

@@ -160,7 +160,7 @@ def bare_calls(text: str, taken: list[Match]) -> list[tuple[Match, bool]]:
         open_at = m.end() - 1
         close = text.find(")", open_at)
         bare = _BARE_ID.match(text, open_at + 1, close) if close > 0 else None
-        if bare is None or code_like(bare.group(2)) or bare.group(2) in ("Agent", "Task"):
+        if bare is None or code_like(bare.group(2)) or bare.group(2) in vocabulary.SPAWN_TOOLS:
             continue
         before = text[text.rfind("\n", 0, m.start()) + 1 : m.start()]
         called = _CALLED.fullmatch(before) is not None
@@ -179,8 +179,8 @@ def bare_calls(text: str, taken: list[Match]) -> list[tuple[Match, bool]]:
 
 # `<Task agent="architect">` … `</Task>`: the call written as a tag, its arguments attributes (the
 # agent by `agent` or `subagent_type`), its prompt the lines up to the closing tag
-_TAG = lazy.compile(r"<(Agent|Task)((?:\s+[A-Za-z_][\w-]*\s*=\s*(?:\"[^\"\n]*\"|'[^'\n]*'))+)\s*/?>")
-_ATTRIBUTE = lazy.compile(r"([A-Za-z_][\w-]*)\s*=\s*(\"[^\"\n]*\"|'[^'\n]*')")
+_TAG = lazy.compile(rf"<(Agent|Task)((?:\s+{syntax.TAG_ATTRIBUTE})+)\s*/?>")
+_ATTRIBUTE = lazy.compile(syntax.TAG_ATTRIBUTE)
 _TAG_KEYS = {"agent": "subagent_type"}
 
 
@@ -203,7 +203,7 @@ def _has_callee(text: str, low: str, paragraphs: Paragraphs) -> bool:
     return _CALLEE_ANYWHERE.search(text) is not None or _TAG.search(text) is not None
 
 
-TRIGGER = Trigger(("Agent", "Task"), _has_callee, any_case=False)
+TRIGGER = Trigger(vocabulary.SPAWN_TOOLS, _has_callee, any_case=False)
 
 
 def _calls(doc: Doc, claims: Claims) -> Found:

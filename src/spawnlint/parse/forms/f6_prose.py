@@ -332,7 +332,7 @@ _WITH_CODE = lazy.compile(
     r"\b(?:use|using|with|via)\s+(?:an?\s+|the\s+)?`(?P<code>[^`\n]{2,60})`[^.;:`\n]{0,60}?\bto\s+$",
     re.IGNORECASE,
 )
-_TOOLS_OF_THE_MODEL = frozenset({"Agent", "Task", "TeamCreate", "SendMessage"})
+_TOOLS_OF_THE_MODEL = frozenset({*vocabulary.SPAWN_TOOLS, "TeamCreate", "SendMessage"})
 
 
 def _by_code(before: str) -> bool:
@@ -480,14 +480,16 @@ def _by_the_tool(text: str, verbs: list[_Verb]) -> list[ProseSpawn]:
         _IN_ONE_MESSAGE,
     ):  # "a single Task call"
         m = pattern.search(text)
-        before = text[max(0, m.start() - 160) : m.start()].replace("*", "") if m else ""
+        if m is None:
+            continue
+        before = text[max(0, m.start() - 160) : m.start()].replace("*", "")
+        if NEGATION.search(before) or _NOT_THIS.search(before) or _ANOTHER_DOES.search(before):
+            continue
         if pattern is _BY_AGENTS and (
             _DONE_BEFORE.search(before) or _FOR_WHOM.search(before) or _HARNESS.search(text)
         ):
-            continue  # "The plugin was tested using multiple agents", "For teams using multiple
-            # agents (Cursor 2.0)": how something was made, or who it is for, told of
-        if m and not (NEGATION.search(before) or _NOT_THIS.search(before) or _ANOTHER_DOES.search(before)):
-            return [ProseSpawn(Form.F6, m.start(), None, 0, None, 0)]
+            continue  # plain "agents", not sub-agents: what was done or whom it is for, told of
+        return [ProseSpawn(Form.F6, m.start(), None, 0, None, 0)]
     m = _READ_AND_DISPATCH.search(text)  # "Read `agents/verifier.md` and call it with ..."
     definition = m is not None and (m.group("verb").lower() != "call" or _DEFINITION.search(m.group(0)))
     if m and definition and not NEGATION.search(text[: m.start()].replace("*", "")):
@@ -569,6 +571,8 @@ _BY_AGENTS = lazy.compile(
 )
 
 
+# ... not where the sentence says whom it is for ("For teams using multiple agents (Cursor 2.0)")
+# or how something was done ("The plugin was tested using multiple agents")
 _FOR_WHOM = lazy.compile(r"(?:^|[.;:!?]\s)[\s*_>-]*for\s+(?:[\w-]+\s+){1,3}$", re.IGNORECASE)
 _DONE_BEFORE = lazy.compile(r"\b(?:is|are|was|were|been)\s+\w+(?:ed|en)\b[^.;:!?]*$", re.IGNORECASE)
 # "this use is in the script, not in a subagent": the means set aside ("rather than" is NEGATION's)

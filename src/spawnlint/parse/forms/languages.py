@@ -219,7 +219,7 @@ def _adjacent_ref(clause: str, nouns: list[re.Match[str]]) -> re.Match[str] | No
     return None
 
 
-_TOOL_NAMES = frozenset({"Agent", "Task"})
+_TOOL_NAMES = frozenset(vocabulary.SPAWN_TOOLS)
 # After a verb that comes first, the agent it hands to by @-mention ("给"/"à"/"a"/"an": to)
 _MENTION_LEADS = ("给 @", "给@", "给 `@", "à @", "à `@", "a @", "a `@", "al @", "ao @", "an @")
 _TO_A_MENTION = lazy.compile(

@@ -11,7 +11,7 @@ from dataclasses import replace
 from spawnlint import lazy
 from spawnlint.model import Edit, Param, SpawnSite
 from spawnlint.parse.forms.spec import Removal
-from spawnlint.parse.forms.syntax import PARAM_KEYS
+from spawnlint.parse.forms.syntax import PARAM_KEYS, TAG_ATTRIBUTE
 from spawnlint.parse.grant import report_instruction
 from spawnlint.parse.text import LIST_ITEM
 
@@ -51,7 +51,7 @@ def bullet_name(param: Param, path: str, lines: list[str]) -> tuple[Edit, ...]:
     return ()
 
 
-_TAG_ATTRIBUTE = lazy.compile(r"""[ \t]+([A-Za-z_][\w-]*)\s*=\s*(?:"[^"\n]*"|'[^'\n]*')""")
+_TAG_ATTRIBUTE = lazy.compile(rf"[ \t]+{TAG_ATTRIBUTE}")
 
 
 def tag_attribute(param: Param, path: str, lines: list[str]) -> tuple[Edit, ...]:

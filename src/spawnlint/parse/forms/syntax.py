@@ -15,6 +15,10 @@ from spawnlint import lazy
 from spawnlint.model import Param, ValueKind
 from spawnlint.parse.text import LineIndex
 
+# A parameter written as an attribute of a tag, `<Task agent="x" name="c1">`: its key, then its value
+# in quotes (F1 reads it, removal deletes it)
+TAG_ATTRIBUTE = r"(?P<key>[A-Za-z_][\w-]*)\s*=\s*(?P<value>\"[^\"\n]*\"|'[^'\n]*')"
+
 PARAM_KEYS = frozenset(
     {
         "subagent_type",

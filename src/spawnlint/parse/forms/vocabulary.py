@@ -133,8 +133,10 @@ SPAWNED_NOUNS = ("sub(-)agent", "teammate", "task agent")  # "Use Task agents to
 TEAM_NOUN = "team"
 # What a strong verb may spawn besides an agent: a team or a panel of agents.
 GROUP_NOUNS = (TEAM_NOUN, "panel")
-# The spawn tools, as prose names them (`the Task tool`).
-SPAWN_TOOL_WORDS = ("agent", "task")
+# The spawn tools by their names as written (`Task(...)`, "the `Agent` tool"), and as prose names
+# them in any case (`the task tool`).
+SPAWN_TOOLS = ("Agent", "Task")
+SPAWN_TOOL_WORDS = tuple(tool.lower() for tool in SPAWN_TOOLS)
 
 # Words that negate the spawn verb after them ("do not spawn", "instead of launching").
 NEGATIONS = (
@@ -339,6 +341,8 @@ class Language:
     # object pronouns that stand right before a finite verb and never before an imperative (which
     # takes them after it): "Lo ejecuta el `lead`" says who runs it
     clitics: tuple[str, ...] = ()
+    # verbs that make the model follow a file ("Carregar e seguir: `x/SKILL.md`"): FOLLOW_VERBS
+    follow_verbs: tuple[str, ...] = ()
 
 
 LANGUAGES = (
@@ -531,6 +535,7 @@ LANGUAGES = (
     ),
     Language(
         "de",
+        follow_verbs=("befolge", "befolgen", "folge"),
         verbs=(
             "starte",
             "starten",
@@ -564,6 +569,7 @@ LANGUAGES = (
     ),
     Language(
         "es",
+        follow_verbs=("seguir", "sigue", "siga"),
         verbs=(
             "lanza",
             "lanzar",
@@ -594,6 +600,7 @@ LANGUAGES = (
     ),
     Language(
         "fr",
+        follow_verbs=("suivre", "suivez"),
         verbs=(
             "lance",
             "lancez",
@@ -619,6 +626,7 @@ LANGUAGES = (
     ),
     Language(
         "pt",
+        follow_verbs=("seguir", "siga", "sigam"),
         verbs=(
             "inicie",
             "iniciar",
@@ -644,6 +652,7 @@ LANGUAGES = (
     ),
     Language(
         "it",
+        follow_verbs=("segui", "seguire"),
         verbs=(
             "lancia",
             "lanciare",
@@ -681,6 +690,20 @@ LANGUAGES = (
         parallel=("параллельно",),
         weak_verbs=("используй", "используйте", "использовать"),
     ),
+)
+
+# The verbs that make the model follow a file a unit names (SPEC §2: a unit is what it loads): "Read
+# `x.md` and perform every step", in every language the forms read that has them
+FOLLOW_VERBS = tuple(
+    dict.fromkeys(
+        (
+            "follow",
+            "apply",
+            "execute",
+            "perform",
+            *(v for language in LANGUAGES for v in language.follow_verbs),
+        )
+    )
 )
 
 # An agent noun of a language that writes words apart (its sub-agent nouns first): what may stand
