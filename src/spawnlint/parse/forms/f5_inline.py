@@ -14,6 +14,7 @@ from spawnlint.parse.forms.prose import (
     NEGATION,
     TOOL_SENTENCE_WORDS,
     VERB_RE,
+    authoring_rule,
     is_instruction,
     last_spawn_mention,
     names_the_tool,
@@ -119,6 +120,8 @@ def _in_block(lines: list[str], block: Block) -> tuple[list[RawSite], set[int]]:
             continue  # `new Agent({ name: ... })` builds an agent of another framework
         if _forbidden(sentence.text):
             continue  # "Do NOT call the `Agent` tool with `subagent_type: ...`": a call that fails
+        if authoring_rule(sentence.text):
+            continue  # "**Skill dispatches a reviewer** → use the `Task` tool with `subagent_type: …`"
         confidence = "high"
         if "subagent_type" not in keys:
             # ``Spawn the `shop:critic` agent with `name: "c1"` ``: the prose names the target
@@ -252,6 +255,8 @@ EXAMPLES = FormExamples(
         "- Codex: install the skill folder and invoke `name: api-notes`.",  # another harness's way
         # a call forbidden, in the clause before its parameters
         'Do NOT call the `Agent` tool with `subagent_type: "docs:deep-dive"` -- it is a skill.',
+        # a convention of an authoring guide, said of skills in general
+        "- **Skill dispatches a reviewer** → use the `Task` tool with `subagent_type: general-purpose`.",
         # a skill's `name` field, invoked by its slash command
         "If the folder is `docs/` but `name: research-docs`, type `/research-docs` to invoke it.",
         # another framework's agent, built and kept (Google ADK in a docstring)

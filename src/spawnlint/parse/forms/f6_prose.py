@@ -798,6 +798,9 @@ EXAMPLES = FormExamples(
         # a condition that supposes something able to spawn; a tool's row; who runs a CLI
         "When the smoke target can spawn subagents or worktrees, the checkout must hold it all.",
         "| **Task** | Spawn subagents |",
+        # a catalogue of skills: each sentence of a row tells what that skill does
+        "| `review-loop` | After a diff exists. Dispatches a fresh reviewer subagent per step. |",
+        "A command that needs a review should launch the reviewer agent with the Task tool.",
         "- `--dry-run` — Prints the roster, then exits without spawning any agents.",  # a flag's negation
         "- `--agent <name>` — Run the session as the given agent.",
         "Hand the findings back to the lead agent via SendMessage.",  # what is handed, and to whom

@@ -912,4 +912,18 @@ EXAMPLES = (
             "Агенты TeamCity собирают проект.",
         ),
     ),
+    FormExamples(
+        Form.F6,
+        valid=(
+            "Zkontroluj výsledek: deleguj nezávislou kontrolu na agenta `shop:critic`.",
+            "Spusť tři subagenty paralelně, jednoho na každý modul.",
+            "Agenta zavoláš přes Agent/Task tool jménem `shop:critic`.",
+        ),
+        invalid=(
+            "Nedeleguj u drobné úpravy jednoho souboru.",
+            "Nikdy nespouštěj subagenta kvůli jednomu souboru.",
+            "Agent `shop:critic` sám nic neopravuje.",
+            "Spusť testy a zkontroluj výstup.",
+        ),
+    ),
 )

@@ -541,7 +541,30 @@ def no_instruction(text: str, diagrams: bool = True) -> bool:
         or _COMMAND_ITEM.match(text) is not None
         or _QUESTION.match(text) is not None
         or _WHEN_TO_CHOOSE.match(text) is not None
+        or authoring_rule(text)
     )
+
+
+def describes_a_row(line: str) -> bool:
+    """Whether a table row tells what a field, command, skill or tool does (its first cell a code
+    span): each sentence of the row does, not only its first ("| `review` | After a diff exists.
+    Dispatches a reviewer subagent. |" tells what the `review` skill does)."""
+    return line.lstrip().startswith("|") and _COMMAND_ITEM.match(line) is not None
+
+
+# A rule for writing skills or commands, said of them in general: "**Skill dispatches a reviewer**
+# → use the `Task` tool with …", "Skills that spawn agents use …", "A command that needs review
+# should launch …" (an authoring guide's convention; "This skill dispatches …" is the unit's own)
+_AUTHORING_RULE = lazy.compile(
+    r"^[\s>*_#-]*(?:\d+[.)]\s*)?(?:\*\*)?(?:(?:a|an|any|every|each)\s+)?(?:skill|command)"
+    r"(?:s\s+(?:that|which)|\s+(?:that|which|[a-z]+s))\b",
+    re.IGNORECASE,
+)
+
+
+def authoring_rule(text: str) -> bool:
+    """Whether the sentence is a rule for writing skills or commands in general, not a step."""
+    return _AUTHORING_RULE.match(text) is not None
 
 
 # "6. **Delegations**: Does it spawn sub-agents (Agent tool)?": asked of what is read, not told

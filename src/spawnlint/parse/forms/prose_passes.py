@@ -13,7 +13,7 @@ from spawnlint import lazy
 from spawnlint.model import Form, Sentence
 from spawnlint.parse.forms import f6_prose, f8_team, languages, vocabulary
 from spawnlint.parse.forms.counter_examples import example_lines, opens_a_document
-from spawnlint.parse.forms.prose import ProseSpawn, no_instruction
+from spawnlint.parse.forms.prose import ProseSpawn, describes_a_row, no_instruction
 from spawnlint.parse.forms.rule_sentence import is_rule_sentence
 from spawnlint.parse.forms.spec import Claims, Doc, Found, Pass
 from spawnlint.parse.forms.syntax import param_at
@@ -83,6 +83,8 @@ def _sentences(doc: Doc, claims: Claims) -> Found:
                 continue  # "Launch plugin agents for complex tasks:" and an example command file
             if block.kind == "fence" and re.match(r"^[\w-]+:\s", sentence.text):
                 continue  # a YAML line in a fence, not an instruction
+            if sentence.column > 1 and describes_a_row(lines[sentence.line - 1]):
+                continue  # "| `review` | After a diff exists. Dispatches a reviewer. |": the skill's
             sites.extend(_sentence_sites(sentence, block, skip, forms, may_name))
     for block, blanked in doc.cached("xml prose", lambda: _xml_prose(doc)).items():
         text = "\n".join(blanked)

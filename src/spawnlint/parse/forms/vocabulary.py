@@ -690,6 +690,21 @@ LANGUAGES = (
         parallel=("параллельно",),
         weak_verbs=("используй", "используйте", "использовать"),
     ),
+    Language(
+        "cs",
+        verbs=(
+            *("spusť", "spusťte", "spustit", "deleguj", "delegujte", "delegovat"),
+            *("zavolej", "zavolejte", "zavolat", "zavoláš", "vyvolej", "vyvolejte", "vyvolat"),
+            *("použij", "použijte", "použít"),
+        ),
+        # every case of the noun: subagent, subagenta, subagentovi, subagenty, agentem, ...
+        subagent_nouns=("subagent*", "sub-agent*", "podagent*"),
+        agent_nouns=("agent*",),
+        # a negated verb is one word ("nedeleguj"), never one of the verbs above
+        negations=("ne", "nikdy"),
+        parallel=("paralelně", "souběžně"),
+        weak_verbs=("použij", "použijte", "použít"),
+    ),
 )
 
 # The verbs that make the model follow a file a unit names (SPEC §2: a unit is what it loads): "Read
