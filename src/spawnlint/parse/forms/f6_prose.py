@@ -227,20 +227,24 @@ def sentence_spawns(text: str) -> list[ProseSpawn]:
         clause = re.split(r"[.;:!?]\s", plain, maxsplit=1)[0]
         if verb.strong and (_AS_SUBAGENTS.search(clause) or _AS_AGENTS.search(clause)):
             return [ProseSpawn(Form.F6, verb.start, None, 0, None, 0)]  # "dispatch them as sub-agents"
-        # a feature list names its agent: "- Delegates execution to a specific agent"
-        generic = None if verb.listed else (_GENERIC.search(clause) or _OR_A_SUBAGENT.search(clause))
-        if generic is None and verb.strong and not verb.listed:
+        # a feature list names its agent: "- Delegates execution to a specific agent"; one that
+        # names the tool or a sub-agent says what the unit does ("- Spawns Task agent per unit")
+        general = not verb.listed or names_the_tool(clause) or _SUBAGENT_NAMED.search(clause) is not None
+        generic = (_GENERIC.search(clause) or _OR_A_SUBAGENT.search(clause)) if general else None
+        if generic is None and verb.strong and general:
             generic = _A_ROLE.search(clause) or _SUBTASKS.search(clause) or _ID_AGENT.search(clause)
-        if generic is None and word == vocabulary.TASK_SPAWN_VERB and not verb.listed:
+        if generic is None and word == vocabulary.TASK_SPAWN_VERB and general:
             generic = _TASKS.search(clause)
-        if generic is None and verb.strong and not verb.listed:
+        if generic is None and verb.strong and general:
             generic = _ONE_OF_THEM.search(clause) if _SUBAGENT_NAMED.search(text, 0, verb.start) else None
         if generic and not governed(
             clause[: generic.start()] + " ".join(clause[generic.start() : generic.end()].split()[:-1])
         ):
             generic = None  # "run as a main-session agent" describes, it does not spawn
-        if generic is None and word not in ("call", "send", "create", "form") and not verb.describing:
-            generic = (_DESCRIBED if verb.strong else _SPAWNED).search(clause)
+        if generic is None and word not in ("call", "send", "create", "form"):
+            # what a unit says it does reads only the nouns a spawn makes ("- Spawns Task agent per
+            # unit", not "- Delegates execution to a specific agent")
+            generic = (_DESCRIBED if verb.strong and not verb.describing else _SPAWNED).search(clause)
             if generic and not governed(clause[: generic.start()] + generic.group(0).rsplit(None, 1)[0]):
                 generic = None
         if generic and _handed_over(text, verb) and not _SUBAGENT_NAMED.search(generic.group(0)):
@@ -724,6 +728,7 @@ EXAMPLES = FormExamples(
         "Have the **code-reviewer** agent check it.",
         "Use the **docs-writer** critic for the prose.",
         "Launch two parallel agents, one per module.",
+        "- Spawns Task agent (fullstack-developer) in a fresh context",  # what the unit says it does
         "Spawn subagents in topological order.",
         "Dispatch specialized agents where useful.",
         "Use subagents for the extraction.",
@@ -801,6 +806,11 @@ EXAMPLES = FormExamples(
         # a catalogue of skills: each sentence of a row tells what that skill does
         "| `review-loop` | After a diff exists. Dispatches a fresh reviewer subagent per step. |",
         "A command that needs a review should launch the reviewer agent with the Task tool.",
+        '- "Set up an agent team to research and write this report."',  # a phrase the user may say
+        # an inventory of what to install, not a step's worker
+        "- Skills: `create-plan`, `run-plan`\n- Agents: `code-reviewer`, `debugger`\n- Hooks: `file-guard`",
+        # workers that are another harness's processes
+        '## 3. Dispatch the workers\n\n```bash\ncodex exec --sandbox workspace-write "<worker prompt>"\n```',
         "- `--dry-run` — Prints the roster, then exits without spawning any agents.",  # a flag's negation
         "- `--agent <name>` — Run the session as the given agent.",
         "Hand the findings back to the lead agent via SendMessage.",  # what is handed, and to whom
@@ -1214,6 +1224,19 @@ _AGENT_LABEL = lazy.compile(
 )
 
 
+# a line beside it that labels another kind of component: the lines are an inventory of what a
+# plugin holds or what to install ("- Skills: `a`, `b`" / "- Agents: `x`, `y`" / "- Hooks: …")
+_COMPONENT_LABEL = lazy.compile(
+    r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*)?(?:skills?|commands?|hooks?|plugins?"
+    r"|mcp(?:\s+servers?)?|output\s+styles?)(?:\*\*)?\s*:",
+    re.IGNORECASE,
+)
+
+
+def _in_inventory(lines: list[str], j: int) -> bool:
+    return any(0 <= k < len(lines) and _COMPONENT_LABEL.match(lines[k]) for k in (j - 1, j + 1))
+
+
 def _has_agent_label(text: str, low: str, paragraphs: Paragraphs) -> bool:
     return ":" in text and any(_AGENT_LABEL.match(line) for line in text.split("\n"))
 
@@ -1237,6 +1260,8 @@ def _agent_labels(doc: Doc, claims: Claims) -> Found:
             m = _AGENT_LABEL.match(lines[j])
             if m is None or j in claims.lines or (fenced and not m.group("noun")[:1].isupper()):
                 continue
+            if _in_inventory(lines, j):
+                continue  # "- Agents: `debugger`" between "- Skills: …" and "- Hooks: …"
             group = "name" if m.group("name") else "plain"
             column = m.start(group) + 1
             param = Param("subagent_type", m.group(group), ValueKind.LITERAL, j, column, j, column)

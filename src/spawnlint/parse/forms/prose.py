@@ -542,7 +542,13 @@ def no_instruction(text: str, diagrams: bool = True) -> bool:
         or _QUESTION.match(text) is not None
         or _WHEN_TO_CHOOSE.match(text) is not None
         or authoring_rule(text)
+        or _QUOTED_ITEM.match(text) is not None
     )
+
+
+# A list item that is all one quotation: someone's words (a phrase the user may say, a sample
+# request), not the unit's ("- "Set up an agent team to research this."")
+_QUOTED_ITEM = lazy.compile(r'^\s*(?:[-*+]\s+|\d+[.)]\s+)(?:"[^"\n]+"|“[^”\n]+”)\s*$')
 
 
 def describes_a_row(line: str) -> bool:

@@ -13,7 +13,7 @@ from spawnlint import lazy
 from spawnlint.model import Form, Sentence
 from spawnlint.parse.forms import f6_prose, f8_team, languages, vocabulary
 from spawnlint.parse.forms.counter_examples import example_lines, opens_a_document
-from spawnlint.parse.forms.prose import ProseSpawn, describes_a_row, no_instruction
+from spawnlint.parse.forms.prose import ProseSpawn, describes_a_row, names_the_tool, no_instruction
 from spawnlint.parse.forms.rule_sentence import is_rule_sentence
 from spawnlint.parse.forms.spec import Claims, Doc, Found, Pass
 from spawnlint.parse.forms.syntax import param_at
@@ -335,10 +335,27 @@ _RUNS_A_PROGRAM = lazy.compile(
 )
 
 
-def _runs_a_program(lines: list[str], heading: int) -> bool:
-    """Whether the first line of the heading's section tells to run a script."""
+# a line that runs another harness's command line, in a fence or a code span ("codex exec …",
+# "`claude -p …`")
+# "`claude -p …`", as written (lower case: "Claude reads the plan" is prose), with a flag, a prompt or
+# `exec`/`run` after it
+_HARNESS_RUN = lazy.compile(
+    rf"(?:^\s*(?:\$\s*)?|`){vocabulary.alternation(vocabulary.HARNESS_COMMANDS)}\s+(?:-|exec\b|run\b|[\"'])",
+    re.MULTILINE,
+)
+
+
+def _runs_a_program(lines: list[str], headings: tuple[tuple[int, int, str], ...], at: int) -> bool:
+    """Whether the section of the heading `at` tells to run a script (its first line), or runs
+    another harness's command line and never names the Agent or Task tool ("## 3. Dispatch
+    workers" over `codex exec … "<worker prompt>"`): its workers are processes."""
+    heading, level, _ = headings[at]
     first = next((t for t in lines[heading + 1 : heading + 4] if t.strip()), "")
-    return _RUNS_A_PROGRAM.match(first) is not None
+    if _RUNS_A_PROGRAM.match(first):
+        return True
+    end = next((h for h, lv, _ in headings[at + 1 :] if lv <= level), len(lines))
+    section = "\n".join(lines[heading + 1 : min(end, heading + 80)])
+    return _HARNESS_RUN.search(section) is not None and not names_the_tool(section)
 
 
 # "### Command: `/plan:interview`" beside "### Agent: `spec-reviewer`": a catalog of what a plugin
@@ -388,7 +405,7 @@ def _headings(doc: Doc, claims: Claims) -> Found:
         if body.split()[0].lower().strip("*_") in _TOPIC_VERBS:
             continue
         spawns = [s for s in sentence_spawns(body) if s.offset == 0]
-        if not spawns or _runs_a_program(lines, line):
+        if not spawns or _runs_a_program(lines, headings, index):
             continue
         at = lines[line].find(body)
         block = Block("paragraph", line, line + 1, None)
