@@ -52,7 +52,33 @@ def find_calls(text: str) -> list[Match]:
         positional = _positional_spawn(text, inner_start, inner, close)
         if positional is not None:
             found.append(Match(m.start(), close + 1, m.group(1), (positional,)))
+            continue
+        prompted = _prompt_spawn(text, m.start(), inner_start, inner)
+        if prompted:
+            found.append(Match(m.start(), close + 1, m.group(1), prompted))
     return found
+
+
+# `Task("Fix the failures of parser.test.ts")`, `Task("code-quality-analyst: Lint the docs")`: the
+# prompt the only argument (three words at least), an agent's id before a colon where one leads it;
+# a statement of its own (`job = Task("Process the queue")` keeps another API's object)
+_PROMPT_ONLY = lazy.compile(
+    r"\s*([\"'])(?P<body>(?:(?P<agent>[a-z][a-z0-9]*(?:-[a-z0-9]+)+|[a-z][\w-]*:[a-z][\w-]*):\s+)?"
+    r"[A-Za-z][^\"'\n]*?\s[^\"'\n]*?\s[^\"'\n]*)\1\s*$"
+)
+
+
+def _prompt_spawn(text: str, start: int, inner_start: int, inner: str) -> tuple[RawParam, ...]:
+    m = _PROMPT_ONLY.match(inner)
+    line_start = text.rfind("\n", 0, start) + 1
+    if m is None or not _STANDS_ALONE.fullmatch(text, line_start, start):
+        return ()
+    body = inner_start + m.start("body")
+    prompt = RawParam("prompt", m.group("body"), ValueKind.LITERAL, inner_start, body)
+    if m.group("agent") is None:
+        return (prompt,)
+    at = inner_start + m.start("agent")
+    return (RawParam("subagent_type", m.group("agent"), ValueKind.LITERAL, at, at), prompt)
 
 
 # Another framework's agent (Google ADK, the OpenAI Agents SDK, CrewAI): its keys, or an `Agent(`
@@ -272,6 +298,9 @@ EXAMPLES = FormExamples(
         "**If the user says yes:**\n\n```\nTask(Explore):\n  Explore the code for the topic.\n```",
         '<Task agent="architect">\nContext: the session notes\n</Task>',  # a call written as a tag
         'Then plan it: <Task agent="architect">Read the notes.</Task>',  # a tag inside a paragraph
+        # the prompt the only argument, an agent's id before a colon where one leads it
+        '```text\nTask("Fix the failures of parser.test.ts")\nTask("Fix the failures of lexer.test.ts")\n```',
+        'Task("shop:critic: Review the diff for injection risks")',
     ),
     invalid=(
         'new Agent({name: "x", instructions: "y"})',
@@ -286,6 +315,7 @@ EXAMPLES = FormExamples(
         'Agent(name="triage", instructions="Route the ticket.", handoffs=[billing])',
         '<Task id="t1" status="open">Write the report</Task>',  # a task of a plan, as markup
         "**Always deny:**\n\n- `Agent(Plan)`: blocks the built-in Plan subagent.",  # a permission
+        'job = Task("Process the whole queue")',  # another API's object, kept
     ),
 )
 

@@ -50,8 +50,9 @@ _GENERIC = lazy.compile(
     r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+\+?"
     r"(?:\s*[-–]\s*\d+)?|several|multiple|parallel|new|fresh|separate|dedicated|additional|another|both|all|these"
     r"|specialized|specialised|specialist|independent|individual|background)"
-    # the words before "agents" describe them: "both users and agents" joins a second noun
-    rf"\s+(?:(?!(?:and|or|nor)\s)[\w*`-]+\s+){{0,3}}?{CORE_NOUN}\b" + COMPOUND_HEAD,
+    # the words before "agents" describe them: "both users and agents" joins a second noun (a
+    # slash joins two words of one: "a research/exploration agent")
+    rf"\s+(?:(?!(?:and|or|nor)\s)[\w*`-]+(?:/[\w-]+)?\s+){{0,3}}?{CORE_NOUN}\b" + COMPOUND_HEAD,
     re.IGNORECASE,
 )
 # After a strong verb, one agent by its role: "launch a fresh implementer", "dispatch a verifier",
@@ -729,6 +730,7 @@ EXAMPLES = FormExamples(
         "Use the **docs-writer** critic for the prose.",
         "Launch two parallel agents, one per module.",
         "- Spawns Task agent (fullstack-developer) in a fresh context",  # what the unit says it does
+        "Delegate codebase exploration to a research/exploration agent.",
         "Spawn subagents in topological order.",
         "Dispatch specialized agents where useful.",
         "Use subagents for the extraction.",
@@ -809,6 +811,12 @@ EXAMPLES = FormExamples(
         '- "Set up an agent team to research and write this report."',  # a phrase the user may say
         # an inventory of what to install, not a step's worker
         "- Skills: `create-plan`, `run-plan`\n- Agents: `code-reviewer`, `debugger`\n- Hooks: `file-guard`",
+        # agents that are processes in terminal windows, started by another program
+        "Each agent runs in its own tmux window.\n\n## Spawn new agents\n\n"
+        '```bash\nccgram msg spawn --provider claude --prompt "implement X"\n```',
+        # a prompt written for another model
+        "Write this handoff prompt:\n\n```\nYou are the project manager for acme.\n"
+        "Only use subagents if the user explicitly asks.\n```",
         # workers that are another harness's processes
         '## 3. Dispatch the workers\n\n```bash\ncodex exec --sandbox workspace-write "<worker prompt>"\n```',
         "- `--dry-run` — Prints the roster, then exits without spawning any agents.",  # a flag's negation

@@ -627,6 +627,22 @@ def names_the_tool(text: str) -> bool:
     return _TOOL_MENTION.search(text) is not None
 
 
+# Agents that are processes in terminal windows: "Each agent runs in its own tmux window", "herdr,
+# a terminal-native agent multiplexer … panes"; a document that says so and never names the spawn
+# tool, a sub-agent, a teammate or `subagent_type` spawns its agents with that program
+_TERMINAL_AGENTS = lazy.compile(r"\b(?:tmux|panes?|multiplexer)\b", re.IGNORECASE)
+_SPAWNED_HERE = lazy.compile(r"\b(?:sub-?agents?|teammates?|subagent_type|TeamCreate)\b", re.IGNORECASE)
+
+
+def agents_are_processes(text: str) -> bool:
+    """Whether a document's agents run as programs in terminal windows, not as subagents."""
+    return (
+        _TERMINAL_AGENTS.search(text) is not None
+        and _SPAWNED_HERE.search(text) is None
+        and not names_the_tool(text)
+    )
+
+
 def last_spawn_mention(text: str) -> int | None:
     """Where the text last names the Agent/Task tool, else where a spawn verb stands in a text
     that names agents; None when it does neither."""

@@ -273,6 +273,9 @@ def _introduces_an_example(lines: list[str], block: Block) -> bool:
     return nxt is not None and opens_a_document(lines, nxt)
 
 
+_ROLE_PROMPT = lazy.compile(r"\s*you\s+are\s+(?:an?|the)\s", re.IGNORECASE)
+
+
 def _quoted_instruction(doc: Doc, block: Block) -> bool:
     if block.fence_open is None:
         return False
@@ -282,6 +285,8 @@ def _quoted_instruction(doc: Doc, block: Block) -> bool:
     first = next((t for t in lines[block.fence_open + 1 : block.end] if t.strip()), "")
     if first.startswith("> "):
         return False  # "> Use the code-reviewer subagent to check my changes": what a user types
+    if _ROLE_PROMPT.match(first):
+        return False  # "You are the project manager for …": a prompt written for another model
     lead = previous_nonblank(lines, block.fence_open - 1, max(0, block.fence_open - 3))
     return lead is None or not _EXAMPLE_LEAD.search(lines[lead])
 

@@ -35,6 +35,7 @@ from spawnlint.parse.forms import (
     removal,
     rule_sentence,
 )
+from spawnlint.parse.forms.prose import agents_are_processes
 from spawnlint.parse.forms.spec import Claims, Doc, FormSpec, Found, Pass
 from spawnlint.parse.forms.trigger import FOLDING, Paragraphs, Probes, Trigger, Words
 from spawnlint.parse.text import Block, FormExamples, RawSite, Structure
@@ -107,7 +108,15 @@ def find_sites(doc: Doc) -> list[RawSite]:
     claims = Claims(claims.lines | introductions, claims.spans)
     for step in PROSE:
         claims = _claim(claims, step.find(doc, claims), sites)
+    if any(_read_in_prose(s) for s in sites) and agents_are_processes("\n".join(structure.lines)):
+        # "## Spawn New Agents" over `ccgram msg spawn …` where each agent runs in a tmux window
+        return [s for s in sites if not _read_in_prose(s)]
     return sites
+
+
+def _read_in_prose(site: RawSite) -> bool:
+    """A site that prose alone gives: a sentence (F6) or a bullet under a spawn sentence (F7)."""
+    return site.form is Form.F6 or (site.form is Form.F7 and site.confidence == "medium")
 
 
 def _claim(claims: Claims, found: Found, sites: list[RawSite]) -> Claims:
