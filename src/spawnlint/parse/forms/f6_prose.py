@@ -129,7 +129,9 @@ _DESCRIBED = lazy.compile(
 # for the extraction", "run them as background teammates".
 # (Not "the teammate", an agent already there, nor "use to ensure subagent ...".)
 _SPAWNED = lazy.compile(
-    r"^\s*(?:(?!(?:and|or|nor|than|as|like|of|from|if|when|to|the|this|that|these|those|your|its|their)\s)"
+    # (but "the appropriate …": one chosen when it runs, "Utilize the appropriate GitHub sub-agent")
+    r"^\s*(?:the\s+(?:appropriate|relevant|right|matching|corresponding|suitable)\s+)?"
+    r"(?:(?!(?:and|or|nor|than|as|like|of|from|if|when|to|the|this|that|these|those|your|its|their)\s)"
     r"[\w*`-]+\s+){0,3}?"
     + vocabulary.alternation(vocabulary.SPAWNED_NOUNS, plural=True)
     + r"\b"
@@ -155,7 +157,8 @@ _HEADLESS = lazy.compile(r"\bheadless\b", re.IGNORECASE)
 _CLI_RUN = lazy.compile(rf"`{vocabulary.alternation(vocabulary.HARNESS_COMMANDS)}\s+[-\w\"']", re.IGNORECASE)
 # "invoke `x`" with no agent word near runs a skill, a command or a CLI as often as an agent
 # (the tool's names as written: "before marking each task done" names no agent)
-_AGENT_WORD = lazy.compile(rf"(?i:{CORE_NOUN})\b|\b(?:Agent|Task)\b")
+# (not a word's tail: "load the key into gpg-agent", "the ssh-agent" are programs)
+_AGENT_WORD = lazy.compile(rf"(?<![\w-])(?:(?i:{CORE_NOUN})\b|(?:Agent|Task)\b)")
 _EMPHASIS = lazy.compile(r"\*\*|__")
 
 
@@ -174,6 +177,10 @@ def _agent_word_near(text: str, start: int, refs: list[tuple[str, int]]) -> bool
     return _AGENT_WORD.search(text, at, refs[-1][1] + 80) is not None
 
 
+# the agents after "for": whom the object is for ("Run this workflow for both agents")
+_FOR_AGENTS = lazy.compile(
+    r"\bfor\s+(?:a|an|one|both|all|each|every|these|those)\s+(?:[\w-]+\s+){0,2}?agents?\b", re.I
+)
 _SELF = lazy.compile(r"\b(?:this|that|the\s+same|each|which|whose)\s+(?:sub-?)?agent\b", re.IGNORECASE)
 
 
@@ -242,6 +249,8 @@ def sentence_spawns(text: str) -> list[ProseSpawn]:
             clause[: generic.start()] + " ".join(clause[generic.start() : generic.end()].split()[:-1])
         ):
             generic = None  # "run as a main-session agent" describes, it does not spawn
+        if generic and _FOR_AGENTS.search(generic.group(0)):
+            generic = None  # "Run this workflow for BOTH agents": done for them, not by new ones
         if generic is None and word not in ("call", "send", "create", "form"):
             # what a unit says it does reads only the nouns a spawn makes ("- Spawns Task agent per
             # unit", not "- Delegates execution to a specific agent")
@@ -731,6 +740,7 @@ EXAMPLES = FormExamples(
         "Launch two parallel agents, one per module.",
         "- Spawns Task agent (fullstack-developer) in a fresh context",  # what the unit says it does
         "Delegate codebase exploration to a research/exploration agent.",
+        "Utilize the appropriate GitHub sub-agent to commit the pending changes.",
         "Spawn subagents in topological order.",
         "Dispatch specialized agents where useful.",
         "Use subagents for the extraction.",
@@ -814,6 +824,17 @@ EXAMPLES = FormExamples(
         # agents that are processes in terminal windows, started by another program
         "Each agent runs in its own tmux window.\n\n## Spawn new agents\n\n"
         '```bash\nccgram msg spawn --provider claude --prompt "implement X"\n```',
+        # the command lines the lead introduces do it (a program named for spawning, another harness)
+        "2. Spawn the agent:\n\n```bash\nbun Tools/SpawnAgent.ts reviewer --params input=src/\n```",
+        "## Step 2: Spawn agent\n\nIn non-blocking mode:\n\n```bash\nbun Tools/SpawnAgent.ts <recipe>\n```",
+        "Spawn Goose agents for parallel, non-blocking execution.",
+        # an example's title, a quoted example, what a workflow is run for, a program's helper
+        "**Example 1: Spawn parallel code review agents**",
+        'Good: "Launch multi-agent orchestrator with RAG by March 31." Bad: "Improve the chatbot."',
+        "- Run this workflow for BOTH agents in sequence.",
+        "Run `ssh-ensure` on the server to load the key into gpg-agent.",
+        "7. **Run `db-autofix`** helper tool (`pip install db-autofix`) — fixes the configs.",
+        "This pattern ensures that when a command declares it will spawn agents, they are spawned.",
         # a prompt written for another model
         "Write this handoff prompt:\n\n```\nYou are the project manager for acme.\n"
         "Only use subagents if the user explicitly asks.\n```",

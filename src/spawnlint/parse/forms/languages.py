@@ -748,6 +748,7 @@ EXAMPLES = (
             "페르소나 프롬프트를 읽고 Agent로 디스패치.",
             "분석 에이전트를 **병렬로** 호출합니다.",
             "리뷰 서브에이전트를 **병렬 dispatch** 하세요.",
+            "테스트가 실패하면 적절한 하위 에이전트를 고용하여 원인을 찾으세요.",  # hire
             "구현은 서브에이전트에게 맡긴다.",  # entrust
             "검증은 sub-agent 에게 체크리스트와 함께 넘깁니다.",  # hand over
             "서브에이전트 2개를 병렬로 실행하세요.",  # a count between the noun and its particle

@@ -72,7 +72,6 @@ BUILTINS = r"(?:general-purpose|Explore|Plan|statusline-setup|claude-code-guide|
 ID = r"[A-Za-z][\w.-]*(?::{1,2}[A-Za-z][\w.-]*)*"
 # `x`, **x**, __x__, and a code span in bold (**`x`**)
 MARKED = rf"(?:\*\*|__)?(?P<mark>\*\*|__|`)(?P<name>{ID})(?P=mark)(?:\*\*|__)?"
-_NAMED_REF = lazy.compile(rf"{MARKED}\s+{AGENT_NOUN}\b", re.IGNORECASE)
 FROM_REF = re.compile(  # eager: matches are told apart by `m.re is FROM_REF`
     rf"\b(?:from|using|of|as)\s+(?:the\s+|an?\s+)?{MARKED}(?:\s+(?:sub-?)?agent\b)?", re.IGNORECASE
 )
@@ -90,6 +89,8 @@ COMPOUND_HEAD = (
     r"|transcripts?|logs?|traces?|histor(?:y|ies)"
     r"|process(?:es)?|nodes?|daemons?)\b)"  # "Run a dedicated agent process" (a k3s node's)
 )
+# (a compound's head after the noun: "**Run `dbt-autofix`** helper tool" names a program)
+_NAMED_REF = lazy.compile(rf"{MARKED}\s+{AGENT_NOUN}\b" + COMPOUND_HEAD, re.IGNORECASE)
 _PLAIN_REF = re.compile(  # eager: `m.re is _PLAIN_REF`
     rf"\b(?:(?:the|an?|one|two|three|four|five|\d+|all|both)\s+)?"
     rf"(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?::[a-z][a-z0-9-]*)?|[a-z][a-z0-9-]*:[a-z][a-z0-9-]*|{BUILTINS})"
@@ -327,7 +328,7 @@ _CAPABLE = lazy.compile(
 # condition supposes something able to do (a comma after it, then the instruction: "If you can,
 # spawn one" instructs)
 _CAN_IN_A_CONDITION = lazy.compile(
-    r"(?:^|[.!?]\s)[\s>*_#-]*(?:\d+[.)]\s+)?(?:when|whenever|if|once|while|unless|until|where)\s+"
+    r"(?:^|[.!?]\s|,\s|\bthat\s)[\s>*_#-]*(?:\d+[.)]\s+)?(?:when|whenever|if|once|while|unless|until|where)\s+"
     r"[^,;:.!?()]{1,60}?(?<!\byou)(?<!\bwe)\s(?:can|could|might|will|would)\s+(?:also\s+)?$",
     re.IGNORECASE,
 )
@@ -543,7 +544,17 @@ def no_instruction(text: str, diagrams: bool = True) -> bool:
         or _WHEN_TO_CHOOSE.match(text) is not None
         or authoring_rule(text)
         or _QUOTED_ITEM.match(text) is not None
+        or _EXAMPLE_LABEL.match(text) is not None
     )
+
+
+# An example's title, or a quotation under a label of one: "**Example 1: Spawn parallel review
+# agents**", 'Good: "Launch multi-agent orchestrator by March 31."'
+_EXAMPLE_LABEL = lazy.compile(
+    r"^[\s>*_#-]*(?:\*\*)?(?:examples?(?:\s+\d+)?\s*:"
+    r'|(?:good|bad|better|worse|e\.g\.|for\s+example)(?:\*\*)?\s*[:—–-]\s*(?:\*\*)?\s*["“])',
+    re.IGNORECASE,
+)
 
 
 # A list item that is all one quotation: someone's words (a phrase the user may say, a sample

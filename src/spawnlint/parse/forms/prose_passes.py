@@ -72,6 +72,7 @@ def _sentences(doc: Doc, claims: Claims) -> Found:
         forms = tuple(form for form in SENTENCE_FORMS if doc.fires(form[0], block))
         may_name = doc.fires(f6_prose.MENTION_TRIGGER, block)
         example_after = block.kind == "paragraph" and _introduces_an_example(lines, block)
+        shell_after = block.kind == "paragraph" and _introduces_a_command_line(lines, block)
         if block.kind == "paragraph" and _done_by_another(lines, block.start):
             continue  # "After this command completes, the workflow engine will:" and its steps
         if block.kind == "paragraph" and _QUOTATION.match(doc.text(block)):
@@ -81,6 +82,8 @@ def _sentences(doc: Doc, claims: Claims) -> Found:
         for sentence in block_sentences(doc.structure, block):
             if example_after and sentence.end_line == block.end:
                 continue  # "Launch plugin agents for complex tasks:" and an example command file
+            if shell_after and sentence.end_line == block.end and sentence.text.rstrip(" *_").endswith(":"):
+                continue  # "2. Spawn the agent:" over `bun Tools/SpawnAgent.ts …`
             if block.kind == "fence" and re.match(r"^[\w-]+:\s", sentence.text):
                 continue  # a YAML line in a fence, not an instruction
             if sentence.column > 1 and describes_a_row(lines[sentence.line - 1]):
@@ -273,6 +276,21 @@ def _introduces_an_example(lines: list[str], block: Block) -> bool:
     return nxt is not None and opens_a_document(lines, nxt)
 
 
+# a shell's fence: "2. Spawn the agent:" over `bun Tools/SpawnAgent.ts …` (the command line spawns it)
+_SHELL_FENCE = lazy.compile(
+    r"^\s{0,3}(?:`{3,}|~{3,})\s*(?:bash|sh|shell|zsh|console|powershell|ps1|cmd)\s*$", re.IGNORECASE
+)
+
+
+def _introduces_a_command_line(lines: list[str], block: Block) -> bool:
+    """Whether the paragraph ends with a colon that a shell's fence follows, and does not name the
+    Agent or Task tool: what it says to do, the command lines do."""
+    if not lines[block.end - 1].rstrip(" *_").endswith(":") or names_the_tool(lines[block.end - 1]):
+        return False  # ("**Spawn agents:**" ends with a colon in bold)
+    nxt = next((j for j in range(block.end, min(len(lines), block.end + 3)) if lines[j].strip()), None)
+    return nxt is not None and _SHELL_FENCE.match(lines[nxt]) is not None
+
+
 _ROLE_PROMPT = lazy.compile(r"\s*you\s+are\s+(?:an?|the)\s", re.IGNORECASE)
 
 
@@ -360,7 +378,18 @@ def _runs_a_program(lines: list[str], headings: tuple[tuple[int, int, str], ...]
         return True
     end = next((h for h, lv, _ in headings[at + 1 :] if lv <= level), len(lines))
     section = "\n".join(lines[heading + 1 : min(end, heading + 80)])
-    return _HARNESS_RUN.search(section) is not None and not names_the_tool(section)
+    return (
+        _HARNESS_RUN.search(section) is not None or _SPAWNING_COMMAND.search(section) is not None
+    ) and not names_the_tool(section)
+
+
+# a shell's fence that runs a program named for spawning agents ("bun Tools/SpawnAgent.ts …",
+# "ccgram msg spawn …"), on a line that is no comment
+_SPAWNING_COMMAND = lazy.compile(
+    r"^\s{0,3}(?:`{3,}|~{3,})\s*(?:bash|sh|shell|zsh|console)\s*\n(?:(?!\s{0,3}(?:`{3,}|~{3,}))[^\n]*\n)*?"
+    r"[ \t]*(?:\$\s*)?[^#\s][^\n]*(?i:spawn|agent)",
+    re.MULTILINE,
+)
 
 
 # "### Command: `/plan:interview`" beside "### Agent: `spec-reviewer`": a catalog of what a plugin

@@ -40,6 +40,7 @@ WEAK_VERBS = (
     "consult",
     "fire",  # "fire a background subagent"
     "hand",  # "hand the diff to a fresh sub-agent"
+    *("utilize", "utilise", "leverage", "employ"),  # "Utilize the appropriate GitHub sub-agent"
 )
 # Weak verbs whose object may be an agent by its id alone ("Run `content-strategist` to draft the
 # brief"): a spawn only where the project has that agent. Not "use": "**Related**: … then use
@@ -76,7 +77,7 @@ TOOL_SENTENCE_VERBS = (
 # Other harnesses an "agent" may run in, a process of its own and not a subagent of this session
 # ("a new Claude Code agent in a separate terminal", "Codex CLI agents")
 # (the harnesses other than Claude Code: "Codex: invoke `name: x`" is how Codex runs a skill)
-OTHER_HARNESSES = ("codex", "gemini", "cursor", "opencode", "copilot")
+OTHER_HARNESSES = ("codex", "gemini", "cursor", "opencode", "copilot", "goose", "aider")
 HARNESSES = ("claude code", *OTHER_HARNESSES, "cli", "terminal")
 # ... their command lines ("`claude --bg "<summary>"`", "`codex exec …`"): an agent the sentence
 # starts with one is that process
@@ -433,6 +434,7 @@ LANGUAGES = (
             "넘깁",
             "스폰",
             "디스패치",
+            "고용",  # hire: "적절한 하위 에이전트를 고용하여"
             "spawn",
             "dispatch",
             "launch",
