@@ -272,14 +272,18 @@ def _introduces_an_example(lines: list[str], block: Block) -> bool:
     instructions are not its own. (A markdown fence without frontmatter is often the prompt.)"""
     if not lines[block.end - 1].rstrip().endswith(":"):
         return False
-    nxt = next((j for j in range(block.end, min(len(lines), block.end + 3)) if lines[j].strip()), None)
+    nxt = _next_nonblank(lines, block)
     return nxt is not None and opens_a_document(lines, nxt)
 
 
+def _next_nonblank(lines: list[str], block: Block) -> int | None:
+    """The first line of text within three lines after the block, if any."""
+    return next((j for j in range(block.end, min(len(lines), block.end + 3)) if lines[j].strip()), None)
+
+
 # a shell's fence: "2. Spawn the agent:" over `bun Tools/SpawnAgent.ts …` (the command line spawns it)
-_SHELL_FENCE = lazy.compile(
-    r"^\s{0,3}(?:`{3,}|~{3,})\s*(?:bash|sh|shell|zsh|console|powershell|ps1|cmd)\s*$", re.IGNORECASE
-)
+_SHELL_FENCE_OPEN = r"^\s{0,3}(?:`{3,}|~{3,})[ \t]*(?i:bash|sh|shell|zsh|console|powershell|ps1|cmd)[ \t]*"
+_SHELL_FENCE = lazy.compile(_SHELL_FENCE_OPEN + "$")
 
 
 def _introduces_a_command_line(lines: list[str], block: Block) -> bool:
@@ -287,7 +291,7 @@ def _introduces_a_command_line(lines: list[str], block: Block) -> bool:
     Agent or Task tool: what it says to do, the command lines do."""
     if not lines[block.end - 1].rstrip(" *_").endswith(":") or names_the_tool(lines[block.end - 1]):
         return False  # ("**Spawn agents:**" ends with a colon in bold)
-    nxt = next((j for j in range(block.end, min(len(lines), block.end + 3)) if lines[j].strip()), None)
+    nxt = _next_nonblank(lines, block)
     return nxt is not None and _SHELL_FENCE.match(lines[nxt]) is not None
 
 
@@ -358,10 +362,9 @@ _RUNS_A_PROGRAM = lazy.compile(
 )
 
 
-# a line that runs another harness's command line, in a fence or a code span ("codex exec …",
-# "`claude -p …`")
-# "`claude -p …`", as written (lower case: "Claude reads the plan" is prose), with a flag, a prompt or
-# `exec`/`run` after it
+# a line that runs another harness's command line, in a fence or a code span: "codex exec …",
+# "`claude -p …`" as written (lower case: "Claude reads the plan" is prose), with a flag, a prompt
+# or `exec`/`run` after it
 _HARNESS_RUN = lazy.compile(
     rf"(?:^\s*(?:\$\s*)?|`){vocabulary.alternation(vocabulary.HARNESS_COMMANDS)}\s+(?:-|exec\b|run\b|[\"'])",
     re.MULTILINE,
@@ -386,7 +389,7 @@ def _runs_a_program(lines: list[str], headings: tuple[tuple[int, int, str], ...]
 # a shell's fence that runs a program named for spawning agents ("bun Tools/SpawnAgent.ts …",
 # "ccgram msg spawn …"), on a line that is no comment
 _SPAWNING_COMMAND = lazy.compile(
-    r"^\s{0,3}(?:`{3,}|~{3,})\s*(?:bash|sh|shell|zsh|console)\s*\n(?:(?!\s{0,3}(?:`{3,}|~{3,}))[^\n]*\n)*?"
+    _SHELL_FENCE_OPEN + r"\n(?:(?!\s{0,3}(?:`{3,}|~{3,}))[^\n]*\n)*?"
     r"[ \t]*(?:\$\s*)?[^#\s][^\n]*(?i:spawn|agent)",
     re.MULTILINE,
 )
