@@ -136,9 +136,13 @@ def _elided(inner: str) -> bool:
 _POSITIONAL_ID = lazy.compile(
     rf"\s*([A-Za-z][\w.-]*(?::{{1,2}}[\w.-]+)+|[a-z][a-z0-9]*(?:-[a-z0-9]+)+|{BUILTINS})\s*$"
 )
-# the prompt after a gap or a separator (`Task(x)",` is a quoted permission pattern ending), or
-# on the lines indented under the call's colon ("Task(Explore):" over "  Explore the codebase")
-_PROMPT_AFTER = lazy.compile(r"(?:[ \t]*(?:-|—|–|:|=>|->)[ \t]*|[ \t]+)[\"“]|[ \t]*:[ \t]*\r?\n[ \t]+\S")
+# the prompt after a gap or a separator (`Task(x)",` is a quoted permission pattern ending), on
+# the lines indented under the call's colon ("Task(Explore):" over "  Explore the codebase"), or
+# after the colon and a blank line ("Task(superpowers:code-reviewer):", "", "Review the changes")
+_PROMPT_AFTER = lazy.compile(
+    r"(?:[ \t]*(?:-|—|–|:|=>|->)[ \t]*|[ \t]+)[\"“]|[ \t]*:[ \t]*\r?\n[ \t]+\S"
+    r"|[ \t]*:[ \t]*\r?\n[ \t]*\r?\n[ \t]*[A-Za-z{]"
+)
 
 
 def _positional_spawn(text: str, inner_start: int, inner: str, close: int) -> RawParam | None:
@@ -301,6 +305,7 @@ EXAMPLES = FormExamples(
         # the prompt the only argument, an agent's id before a colon where one leads it
         '```text\nTask("Fix the failures of parser.test.ts")\nTask("Fix the failures of lexer.test.ts")\n```',
         'Task("shop:critic: Review the diff for injection risks")',
+        "```\nTask(shop:critic):\n\nReview the following changes.\n```",  # its prompt past a blank line
     ),
     invalid=(
         'new Agent({name: "x", instructions: "y"})',

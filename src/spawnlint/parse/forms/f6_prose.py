@@ -152,6 +152,12 @@ _HARNESS_NEXT = lazy.compile(
     re.IGNORECASE,
 )
 _HEADLESS = lazy.compile(r"\bheadless\b", re.IGNORECASE)
+# where an agent named runs as a process of its own: "in a remote sandbox", "in a new tmux pane"
+_ELSEWHERE = lazy.compile(
+    r"\bin\s+(?:a|an|the|another|its\s+own)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:sandbox|pane|tab|window|terminal|tmux|container|vm)\b",
+    re.IGNORECASE,
+)
 # "launch a background agent seeded with the summary: `claude --bg "<summary>"`": the agent is the
 # command line the sentence gives, another process
 _CLI_RUN = lazy.compile(rf"`{vocabulary.alternation(vocabulary.HARNESS_COMMANDS)}\s+[-\w\"']", re.IGNORECASE)
@@ -209,8 +215,17 @@ def sentence_spawns(text: str) -> list[ProseSpawn]:
             refs = id_after_verb(text[verb.end : verb.end + 240], verb.end, _ID_PATTERNS[word])
             if refs and _IMAGINED.match(text, refs[0][1] + len(refs[0][0]) + 1):
                 refs = []  # "Run `x-auditor` conceptually (or replicate its pipeline)": done here
+        if refs and word in _TO_AN_AGENT_WORDS and refs[0][0].startswith("$"):
+            # "Delegate `$ARGUMENTS` to the `x` agent": the variable is the work, the agent after "to"
+            after = refs[0][1] + len(refs[0][0]) + 1
+            refs = refs[1:] or (
+                _to_an_agent(text[after : after + 240], after) if text[after:].startswith(" to ") else []
+            )
         if refs and _HEADLESS.search(text, verb.end, refs[0][1]):
             continue  # "Spawn a headless worker (`builder` agent)": a `claude -p` process
+        last = refs[-1][1] + len(refs[-1][0]) if refs else 0
+        if refs and _ELSEWHERE.search(text, last, last + 80):
+            continue  # "… to the `x` managed agent in a remote Gemini sandbox": a process elsewhere
         if refs:
             # (not after an id alone: "use `babel-plugin-import` to transform named imports")
             names = [] if by_id else teammate_names(text, verb.end)
@@ -833,6 +848,7 @@ EXAMPLES = FormExamples(
         'Good: "Launch multi-agent orchestrator with RAG by March 31." Bad: "Improve the chatbot."',
         "- Run this workflow for BOTH agents in sequence.",
         "Run `ssh-ensure` on the server to load the key into gpg-agent.",
+        "Delegate `$ARGUMENTS` to the `remote-runner` managed agent in a remote Gemini sandbox.",
         "7. **Run `db-autofix`** helper tool (`pip install db-autofix`) — fixes the configs.",
         "This pattern ensures that when a command declares it will spawn agents, they are spawned.",
         # a prompt written for another model

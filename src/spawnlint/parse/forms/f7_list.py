@@ -36,7 +36,8 @@ _NAMED_NOT_AN_AGENT = lazy.compile(
 )
 
 
-_THE_SKILL_TOOL = lazy.compile(r"\b(?:the\s+)?`?Skill`?\s+tool\b|\bSkill\(")
+# "the Skill tool", "the **Skill** tool", "`Skill` tool", "Skill(…)"
+_THE_SKILL_TOOL = lazy.compile(r"\b(?:the\s+)?(?:\*\*|`)?Skill(?:\*\*|`)?\s+tool\b|\bSkill\(")
 
 
 def spawn_lead(text: str) -> str | None:
@@ -275,6 +276,8 @@ EXAMPLES = FormExamples(
         "所見を1件ずつ直す（専用の fixer Agent は起動しない）:\n\n1. `confirmed_fix` の所見を直す\n",
         "Based on the first word, dispatch as follows:\n\n- **init** → Run `/shop:init`\n"
         "- **start** → Run `/shop:start` with the rest\n- **help** or empty → Show the subcommands\n",
+        "Delegate to `/setup-issue` via the **Skill** tool with a self-contained prompt:\n\n"
+        "- **title** — the issue's title\n- **body** — the learning text\n",  # a skill's inputs
     ),
 )
 
