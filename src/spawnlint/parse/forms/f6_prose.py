@@ -206,6 +206,8 @@ def sentence_spawns(text: str) -> list[ProseSpawn]:
             continue  # "Use an `AgentOrchestrator` to dispatch requests to agents": code the user writes
         end = verbs[i + 1].start if i + 1 < len(verbs) else len(text)
         rest = text[verb.end : min(end, verb.end + 240)]
+        if word in _TO_AN_AGENT_WORDS and _TO_A_MODEL.match(rest) and not _handed_over(text, verb):
+            return [ProseSpawn(Form.F6, verb.start, None, 0, None, 0)]  # "Delegate the edits to Sonnet"
         refs = references(rest, verb.end, strong=verb.strong or names_the_tool(text))
         if not refs and word in _TO_AN_AGENT_WORDS and not _handed_over(text, verb):
             refs = _to_an_agent(rest, verb.end)  # (what is handed to `x` without its noun: a mention)
@@ -460,6 +462,21 @@ _TO_AN_AGENT = lazy.compile(
 _AFTER_TO = lazy.compile(
     rf"\b{vocabulary.alternation(_TO_AN_AGENT_WORDS)}\b" + _TO_AN_AGENT.pattern[1:], re.IGNORECASE
 )
+
+
+# ... or to a model, which only a sub-agent runs apart from this session: "Delegate multi-file
+# edits to Sonnet 4.6 (`claude-sonnet-4-6`)"
+_MODELS = ("sonnet", "haiku", "opus")
+_TO_A_MODEL = lazy.compile(
+    _TO + rf"(?:\*\*)?(?:claude\s+)?{vocabulary.alternation(_MODELS)}\b", re.IGNORECASE
+)
+_AFTER_TO_A_MODEL = lazy.compile(
+    rf"\b{vocabulary.alternation(_TO_AN_AGENT_WORDS)}\b" + _TO_A_MODEL.pattern[1:], re.IGNORECASE
+)
+
+
+def _handed_to_a_model(text: str, low: str, paragraphs: Paragraphs) -> bool:
+    return _AFTER_TO_A_MODEL.search(text) is not None
 
 
 def _to_an_agent(rest: str, base: int) -> list[tuple[str, int]]:
@@ -729,6 +746,7 @@ TRIGGER = either(
         ),
         _id_after_a_verb,
     ),
+    Trigger(_MODELS, _handed_to_a_model),
 )
 
 
@@ -756,6 +774,7 @@ EXAMPLES = FormExamples(
         "- Spawns Task agent (fullstack-developer) in a fresh context",  # what the unit says it does
         "Delegate codebase exploration to a research/exploration agent.",
         "Utilize the appropriate GitHub sub-agent to commit the pending changes.",
+        "Delegate multi-file edits to **Sonnet 4.6** with precise specs.",  # a model runs it apart
         "Spawn subagents in topological order.",
         "Dispatch specialized agents where useful.",
         "Use subagents for the extraction.",

@@ -143,7 +143,7 @@ def _nouns(grammar: _Grammar, noun: re.Pattern[str], clause: str, final: bool = 
                 continue
         if (
             (final and _BESIDE_THE_VERB.match(after))
-            or after.startswith(language.object_particles)
+            or _marks_the_object(language, after)
             or (after.startswith(language.near_particles) and len(after) <= 4)
         ):
             found.append(m)
@@ -152,6 +152,16 @@ def _nouns(grammar: _Grammar, noun: re.Pattern[str], clause: str, final: bool = 
         ):
             found.append(m)  # "`x` エージェントと `y` スキルを使用": one of two objects
     return found
+
+
+def _marks_the_object(language: vocabulary.Language, after: str) -> bool:
+    """Whether the text after a noun opens with a particle that makes it the verb's object (or the
+    one it is handed to)."""
+    return after.startswith(language.object_particles) or (
+        bool(language.recipient_particles)
+        and after.startswith(language.recipient_particles)
+        and not after.startswith(language.not_recipient)
+    )
 
 
 def _plural(language: vocabulary.Language, after: str) -> str:
@@ -430,7 +440,7 @@ def _objects(grammar: _Grammar, clause: str, beside: bool) -> list[tuple[str, in
         noun = grammar.agent.match(after) or grammar.subagent.match(after)
         after = _plural(language, after[noun.end() :].lstrip() if noun else after)
         if (
-            after.startswith(language.object_particles)
+            _marks_the_object(language, after)
             or (
                 after.startswith(language.and_particles)
                 and any(p in after[1:] for p in language.object_particles)
@@ -749,6 +759,7 @@ EXAMPLES = (
             "분석 에이전트를 **병렬로** 호출합니다.",
             "리뷰 서브에이전트를 **병렬 dispatch** 하세요.",
             "테스트가 실패하면 적절한 하위 에이전트를 고용하여 원인을 찾으세요.",  # hire
+            "각 반복의 구현은 implementer agent에 맡기고, 체크박스는 main이 갱신한다.",  # handed to
             "구현은 서브에이전트에게 맡긴다.",  # entrust
             "검증은 sub-agent 에게 체크리스트와 함께 넘깁니다.",  # hand over
             "서브에이전트 2개를 병렬로 실행하세요.",  # a count between the noun and its particle
@@ -760,6 +771,7 @@ EXAMPLES = (
         ),
         invalid=(
             "서브에이전트를 호출하지 마세요.",
+            "에이전트에서 실행되는 테스트를 확인한다.",  # 에서: run in (a place), nothing handed
             "팀메이트를 스폰하지 마세요.",
             "**Task 도구 호출 금지**: 이 커맨드는 직접 실행합니다.",
             "Task 4개를 순서대로 실행합니다.",  # a plan's tasks, one after another

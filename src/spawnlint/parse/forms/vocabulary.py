@@ -344,6 +344,10 @@ class Language:
     clitics: tuple[str, ...] = ()
     # verbs that make the model follow a file ("Carregar e seguir: `x/SKILL.md`"): FOLLOW_VERBS
     follow_verbs: tuple[str, ...] = ()
+    # a particle that marks whom something is handed to, as an object particle does, unless one of
+    # the longer particles it starts stands there ("implementer agent에 맡기고", not "agent에서")
+    recipient_particles: tuple[str, ...] = ()
+    not_recipient: tuple[str, ...] = ()
 
 
 LANGUAGES = (
@@ -454,6 +458,8 @@ LANGUAGES = (
         ),
         verb_last=True,
         object_particles=("를", "을", "에게", "한테", "로", "으로"),  # 로: by means of ("Agent로")
+        recipient_particles=("에",),  # "verifier agent에 맡긴다": hands it to the verifier
+        not_recipient=("에서", "에는", "에도", "에 대", "에 관", "에 따", "에 의"),  # at, about, by
         near_particles=("의",),
         spaced=False,
         parallel=("병렬", "동시에"),
