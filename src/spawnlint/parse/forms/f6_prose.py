@@ -775,6 +775,7 @@ EXAMPLES = FormExamples(
         "Delegate codebase exploration to a research/exploration agent.",
         "Utilize the appropriate GitHub sub-agent to commit the pending changes.",
         "Delegate multi-file edits to **Sonnet 4.6** with precise specs.",  # a model runs it apart
+        "Because of that, prefer\ndelegating the audit to a read-only sub-agent.",  # a line broken
         "Spawn subagents in topological order.",
         "Dispatch specialized agents where useful.",
         "Use subagents for the extraction.",

@@ -26,11 +26,12 @@ _VERB_WORDS = (
 # "prefer dispatching a fresh subagent": the -ing form after a verb of choosing (its first word,
 # lower-cased, is no verb of the lists: the sentence readers take it for a weak verb)
 # (a one-letter look back first: most places fail there, not at the leads)
+# (a line may break between them: "prefer" at a line's end, "delegating" opening the next)
 _GERUNDS = (
     "(?<=["
     + "".join(sorted({lead[-1] for lead in vocabulary.GERUND_LEADS}))
-    + "] )(?:"
-    + "|".join(rf"(?<=\b{lead} )" for lead in vocabulary.GERUND_LEADS)
+    + "][ \n])(?:"
+    + "|".join(rf"(?<=\b{lead}[ \n])" for lead in vocabulary.GERUND_LEADS)
     + ")"
     + vocabulary.alternation(
         vocabulary.gerund(v) for v in (*vocabulary.STRONG_VERBS, *vocabulary.PHRASAL_VERBS)
