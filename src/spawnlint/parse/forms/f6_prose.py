@@ -143,21 +143,22 @@ _SPAWNED = lazy.compile(
 _HARNESS = lazy.compile(rf"\b{vocabulary.alternation(vocabulary.HARNESS_WORDS)}\b", re.IGNORECASE)
 _FORK_SETTING = lazy.compile(r"`context:\s*[\"']?fork[\"']?`")
 # "Spawns a fresh Subordinate Agent Claude Code session": the harness named right after the noun
+# where an agent runs as a process of its own: "in an adjacent pane", "in a remote sandbox"
+_IN_A_PROCESS = (
+    r"\bin\s+(?:a|an|the|another|its\s+own)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:sandbox|pane|tab|window|terminal|tmux|container|vm)\b"
+)
 _HARNESS_NEXT = lazy.compile(
     rf"\s+{vocabulary.alternation(vocabulary.HARNESSES)}\b"
-    # "Spawn a Claude agent in an adjacent pane": a process of its own, in a pane or a window
-    r"|\s+in\s+(?:a|an|the|another|its\s+own)\s+(?:[\w-]+\s+){0,2}?(?:pane|tab|window|terminal|tmux)\b"
+    # "Spawn a Claude agent in an adjacent pane": a process of its own
+    rf"|\s+{_IN_A_PROCESS}"
     # "Use another agent as a tool": a framework's agent wrapped as a function tool
     r"|\s+as\s+(?:a|an)\s+(?:function\s+)?tool\b",
     re.IGNORECASE,
 )
 _HEADLESS = lazy.compile(r"\bheadless\b", re.IGNORECASE)
-# where an agent named runs as a process of its own: "in a remote sandbox", "in a new tmux pane"
-_ELSEWHERE = lazy.compile(
-    r"\bin\s+(?:a|an|the|another|its\s+own)\s+(?:[\w-]+\s+){0,2}?"
-    r"(?:sandbox|pane|tab|window|terminal|tmux|container|vm)\b",
-    re.IGNORECASE,
-)
+# ... after an agent named: "… to the `x` managed agent in a remote Gemini sandbox"
+_ELSEWHERE = lazy.compile(_IN_A_PROCESS, re.IGNORECASE)
 # "launch a background agent seeded with the summary: `claude --bg "<summary>"`": the agent is the
 # command line the sentence gives, another process
 _CLI_RUN = lazy.compile(rf"`{vocabulary.alternation(vocabulary.HARNESS_COMMANDS)}\s+[-\w\"']", re.IGNORECASE)
@@ -1292,8 +1293,9 @@ _AGENT_LABEL = lazy.compile(
 # a line beside it that labels another kind of component: the lines are an inventory of what a
 # plugin holds or what to install ("- Skills: `a`, `b`" / "- Agents: `x`, `y`" / "- Hooks: …")
 _COMPONENT_LABEL = lazy.compile(
-    r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*)?(?:skills?|commands?|hooks?|plugins?"
-    r"|mcp(?:\s+servers?)?|output\s+styles?)(?:\*\*)?\s*:",
+    r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*)?"
+    + vocabulary.alternation(vocabulary.OTHER_COMPONENTS, plural=True)
+    + r"(?:\*\*)?\s*:",
     re.IGNORECASE,
 )
 

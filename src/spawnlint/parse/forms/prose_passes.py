@@ -398,8 +398,9 @@ _SPAWNING_COMMAND = lazy.compile(
 # "### Command: `/plan:interview`" beside "### Agent: `spec-reviewer`": a catalog of what a plugin
 # ships, each heading over its description, not a step
 _OTHER_COMPONENT = lazy.compile(
-    r"^[\s*_]*(?:slash\s+)?(?:commands?|skills?|hooks?|mcp(?:\s+servers?)?|tools?|scripts?|output\s+styles?)"
-    r"\s*[:：—–-]",
+    r"^[\s*_]*(?:slash\s+)?"
+    + vocabulary.alternation((*vocabulary.OTHER_COMPONENTS, "tool", "script"), plural=True)
+    + r"\s*[:：—–-]",
     re.IGNORECASE,
 )
 

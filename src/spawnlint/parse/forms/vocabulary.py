@@ -81,6 +81,9 @@ OTHER_HARNESSES = ("codex", "gemini", "cursor", "opencode", "copilot", "goose", 
 HARNESSES = ("claude code", *OTHER_HARNESSES, "cli", "terminal")
 # ... their command lines ("`claude --bg "<summary>"`", "`codex exec …`"): an agent the sentence
 # starts with one is that process
+# The kinds of a plugin's components besides agents: a label or heading that names one beside an
+# agent's makes the lines an inventory of what a plugin holds, not a step's worker
+OTHER_COMPONENTS = ("skill", "command", "hook", "plugin", "mcp server", "mcp", "output style")
 HARNESS_COMMANDS = ("claude", "codex", "gemini", "opencode", "cursor-agent", "aider")
 # ... and the words that make any agent noun one ("a headless worker", "an OpenAI Agent SDK agent")
 HARNESS_WORDS = (*HARNESSES, "process", "headless", "sdk")
