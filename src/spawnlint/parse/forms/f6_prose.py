@@ -858,8 +858,8 @@ EXAMPLES = FormExamples(
         # an inventory of what to install, not a step's worker
         "- Skills: `create-plan`, `run-plan`\n- Agents: `code-reviewer`, `debugger`\n- Hooks: `file-guard`",
         # agents that are processes in terminal windows, started by another program
-        "Each agent runs in its own tmux window.\n\n## Spawn new agents\n\n"
-        '```bash\nccgram msg spawn --provider claude --prompt "implement X"\n```',
+        "You are part of a swarm: each agent runs in its own tmux window.\n\n"
+        "To split the work, spawn new agents with `ccgram msg spawn` and send each one its task.",
         # the command lines the lead introduces do it (a program named for spawning, another harness)
         "2. Spawn the agent:\n\n```bash\nbun Tools/SpawnAgent.ts reviewer --params input=src/\n```",
         "## Step 2: Spawn agent\n\nIn non-blocking mode:\n\n```bash\nbun Tools/SpawnAgent.ts <recipe>\n```",
