@@ -155,6 +155,9 @@ def _follow(ref: str, source: SourceFile, sources: Mapping[str, SourceFile]) -> 
     here = posixpath.dirname(source.path)
     if ref.startswith("${CLAUDE_PLUGIN_ROOT}/"):
         tries = [posixpath.join(root, ref.partition("/")[2])]
+    elif ref.startswith("~/.claude/"):  # a personal configuration names its own folder so
+        folder = _config_folder(source.path)
+        tries = [] if folder is None else [posixpath.join(folder, ref[len("~/.claude/") :])]
     elif "/" not in ref or posixpath.basename(ref).upper() in _MEMORY_FILES:
         return None
     else:
@@ -163,9 +166,20 @@ def _follow(ref: str, source: SourceFile, sources: Mapping[str, SourceFile]) -> 
             tries.append(ref)  # "plugins/x/references/patterns/audit.md"
     for path in tries:
         path = posixpath.normpath(path)
-        if path in sources and sources[path].kind is not FileKind.AGENT:
+        if path in sources:
             return path
     return None
+
+
+_CONFIG_PARTS = frozenset({"commands", "skills", "agents"})
+
+
+def _config_folder(path: str) -> str | None:
+    """The folder a personal configuration kept in git holds as `~/.claude` (`dot-claude` for
+    `dot-claude/commands/x.md`): the one above the file's `commands`, `skills` or `agents`."""
+    parts = path.split("/")
+    at = next((i for i, part in enumerate(parts[:-1]) if part in _CONFIG_PARTS), None)
+    return None if at is None else "/".join(parts[:at]) or "."
 
 
 def _followed_sites(

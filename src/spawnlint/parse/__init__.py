@@ -139,7 +139,7 @@ _FOLLOWED = lazy.compile(
     # (the "and follow" may wrap onto the next line)
     rf"|(?i:\bread\b)[^\n]{{0,40}}?(?<![\w@])`?(?P<read>{_PATH})\b`?[^.;]{{0,60}}?(?i:\b(?:and|then)\s+"
     rf"{_FOLLOW}\b)"
-    r"|(?<![\w/])@(?P<include>(?:\$\{CLAUDE_PLUGIN_ROOT\}/)?(?:\.{1,2}/|[\w.-]+/)*[\w.-]+\.md)\b"
+    r"|(?<![\w/])@(?P<include>(?:\$\{CLAUDE_PLUGIN_ROOT\}/|~/)?(?:\.{1,2}/|[\w.-]+/)*[\w.-]+\.md)\b"
     # "Follow the shared framework … defined in:" and the file alone on the next line
     rf"|(?i:\b{_FOLLOW}\b)[^\n]*:[ \t]*\n[ \t]*[-*]?[ \t]*`?(?P<below>{_PATH})\b`?[ \t]*$"
 )

@@ -176,6 +176,7 @@ _STANDS_ALONE = lazy.compile(
 _CALLING = (*vocabulary.STRONG_VERBS, "use", "call", "run", "via", "using")
 _CALLED = lazy.compile(rf"[^\n]*\b(?i:{vocabulary.alternation(_CALLING)})\s+[`*]*")
 _BUILTIN = lazy.compile(rf"{BUILTINS}")
+_ARROW_BEFORE = lazy.compile(r"(?:→|->|=>)\s*[`*]*$")
 _LIST_GOES_ON = lazy.compile(r"\s*[,\]\"']")
 
 
@@ -202,7 +203,10 @@ def bare_calls(text: str, taken: list[Match]) -> list[tuple[Match, bool]]:
             continue
         offset = bare.start(2)
         param = RawParam("subagent_type", bare.group(2), ValueKind.LITERAL, offset, offset)
-        definite = called and _BUILTIN.fullmatch(bare.group(2)) is not None
+        # (or the step an arrow leads to: "Complex analysis → Task(Explore): trace UI→API→DB")
+        definite = (called or _ARROW_BEFORE.search(before) is not None) and _BUILTIN.fullmatch(
+            bare.group(2)
+        ) is not None
         found.append((Match(m.start(), close + 1, m.group(1), (param,)), definite))
     return found
 
@@ -306,6 +310,7 @@ EXAMPLES = FormExamples(
         '```text\nTask("Fix the failures of parser.test.ts")\nTask("Fix the failures of lexer.test.ts")\n```',
         'Task("shop:critic: Review the diff for injection risks")',
         "```\nTask(shop:critic):\n\nReview the following changes.\n```",  # its prompt past a blank line
+        "- Deep dive → Task(Explore): map the call chain from the button to the table",  # a step's tool
     ),
     invalid=(
         'new Agent({name: "x", instructions: "y"})',

@@ -129,12 +129,13 @@ _DESCRIBED = lazy.compile(
 # for the extraction", "run them as background teammates".
 # (Not "the teammate", an agent already there, nor "use to ensure subagent ...".)
 _SPAWNED = lazy.compile(
-    # (but "the appropriate …": one chosen when it runs, "Utilize the appropriate GitHub sub-agent")
-    r"^\s*(?:the\s+(?:appropriate|relevant|right|matching|corresponding|suitable)\s+)?"
+    # (but "the appropriate …": one chosen when it runs, "Utilize the appropriate GitHub sub-agent";
+    # "the Task agent": the tool's)
+    r"^\s*(?:the\s+(?:appropriate|relevant|right|matching|corresponding|suitable)\s+|the\s+(?=task\s+agents?\b))?"
     r"(?:(?!(?:and|or|nor|than|as|like|of|from|if|when|to|the|this|that|these|those|your|its|their)\s)"
     r"[\w*`-]+\s+){0,3}?"
     + vocabulary.alternation(vocabulary.SPAWNED_NOUNS, plural=True)
-    + r"\b"
+    + r"\b(?!['’])"  # "Use the Task agent's findings": what it has
     + COMPOUND_HEAD,
     re.IGNORECASE,
 )
@@ -839,6 +840,7 @@ EXAMPLES = FormExamples(
         "Spawn 2-3 `shop-scout` calls in one message and merge what they find.",  # a count, then the id
         "**Large inputs — parallel subagents:** Dispatch all four in one turn, then merge.",
         "Use Task agents to gather context from the linked issues.",
+        "Use the Task agent for deep research on:",  # the tool's agent, with its article
         "2. **Fan out readers** — one agent per unit, each returning a structured summary.",  # a label
         "Use the `templates/discovery-prompt.md` template to dispatch a source discovery subagent.",
         "Run the checks via parallel subagents, one per file.",
@@ -848,6 +850,7 @@ EXAMPLES = FormExamples(
         "Invoke the content-manager agent to run the workflow (research → outline → draft → publish).",
     ),
     invalid=(
+        "Use the Task agent's findings as the summary.",  # what it has
         # a condition that supposes something able to spawn; a tool's row; who runs a CLI
         "When the smoke target can spawn subagents or worktrees, the checkout must hold it all.",
         "| **Task** | Spawn subagents |",
@@ -1056,10 +1059,14 @@ SPEC = FormSpec(
 # "Have the planner agent draft it". The name right after a strong verb, or before an agent noun
 # after any verb.
 _NAME = r"(?P<name>`[^`\s]{2,60}`|\*\*[^*\n]{2,60}\*\*|@?[A-Za-z][\w.:-]*(?:\s+[A-Z][\w-]*){0,2})"
-# A plain single word needs its article ("Spawn the ferryman"; "App Launch template" is a noun);
-# a name the text calls a skill, command or tool is none of an agent.
+# A plain single word needs its article ("Spawn the ferryman"; "App Launch template" is a noun),
+# or must be the verb's whole object, a step of a pipeline: "Spawn architect → Gate 0", "Spawn
+# backend + frontend in parallel", "Spawn qa" at a line's end. A name the text calls a skill,
+# command or tool is none of an agent.
 _AFTER_STRONG = lazy.compile(
-    r"^\s+(?:to\s+)?(?:(?:(?:the|our|your)\s+)(?P<plain>[a-z][a-z0-9]*)\b|(?:(?:the|our|your|one)\s+)?"
+    r"^\s+(?:to\s+)?(?:(?:(?:the|our|your)\s+)(?P<plain>[a-z][a-z0-9]*)\b"
+    r"|(?P<bare>[a-z][a-z0-9]+)(?=[ \t]*$|[ \t]*(?:→|->|\+|,|\(|\.(?:\s|$))|[ \t]+(?:then|in\s+parallel)\b)"
+    r"|(?:(?:the|our|your|one)\s+)?"
     # an id with a hyphen or a colon, in any case ("launch Code-Smith": agents of one public plugin)
     r"(?P<marked>`@?[^`\s]{2,60}`|\*\*[^*\n]{2,60}\*\*|@?[A-Za-z][\w.]*(?:[-:][\w.]+)+))" + NOT_AN_AGENT_AFTER
 )
@@ -1136,6 +1143,9 @@ _NOT_A_NAME = frozenset(
 
 
 _ASIDE_AFTER = lazy.compile(r"\s*\([^()]*\)$")
+_MENTION_GROUPS = ("name", "plain", "bare", "marked")
+# what a clause of its own may open after: a label's colon, an arrow, "then", "and"
+_CLAUSE_OPENS = lazy.compile(r"(?:[:→;,]|->|\b(?:then|and))$", re.IGNORECASE)
 
 
 def mentions(text: str) -> list[ProseSpawn]:
@@ -1167,19 +1177,52 @@ def mentions(text: str) -> list[ProseSpawn]:
         m = next((hit for p in patterns if (hit := p.match(rest))), None)
         if m is None:
             continue
-        raw = next(g for g in (m.groupdict().get(k) for k in ("name", "plain", "marked")) if g).rstrip(
-            ".,;:!?"
-        )
+        raw = next(g for g in (m.groupdict().get(k) for k in _MENTION_GROUPS) if g).rstrip(".,;:!?")
         name = _ASIDE_AFTER.sub("", raw.strip("`*@"))  # "**feature-planner (Mode B)**"
         if not name or name.lower() in _NOT_A_NAME or code_like(name):
             continue  # "Launch WebSearch": a tool
-        group = next(k for k in ("name", "plain", "marked") if m.groupdict().get(k))
+        group = next(k for k in _MENTION_GROUPS if m.groupdict().get(k))
+        if group == "bare" and before and not _CLAUSE_OPENS.search(before):
+            continue  # "App Launch template": a noun; "Spawn qa" must open its clause
         at = end + m.start(group) + len(raw) - len(raw.lstrip("`*@"))
         if not any(f.target == name for f in found):
             found.append(ProseSpawn(Form.F6, verb.start, name, at, None, 0))
         if len(found) >= 3:
             break
-    return found[:3] or languages.foreign_mentions(text)
+    found = found[:3] or languages.foreign_mentions(text)
+    return found + [m for m in _at_mentions(text) if all(f.target != m.target for f in found)]
+
+
+# An agent @-mentioned as the object of the words that open a clause, as Claude Code's prompt box
+# mentions one to have it invoked, in any language: "SEMPRE EXECUTE O @task-reviewer no final",
+# "Then run @code-reviewer on the diff" (a candidate, as every mention). Not a file
+# ("@docs/plan.md"), nor what the clause's verb reads or changes ("Update @planner's prompt").
+_AT_MENTION = lazy.compile(
+    r"(?:^|\n|[.;:!?→>]\s*|\b(?:then|and)\s+)[\s*_>-]*(?P<words>[^\W\d_]+(?:\s+[^\W\d_]+){0,2}?)\s+"
+    r"@(?:agent-)?(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?::[a-z][a-z0-9-]*)?)(?![\w/.@:'’-])"
+)
+_NOT_INVOKING = frozenset(
+    {
+        *("see", "read", "edit", "update", "modify", "open", "fix", "improve", "review", "check"),
+        *("refer", "like", "per", "from", "by", "about", "create", "write", "rename", "delete"),
+        *("remove", "cc", "thanks", "ping", "test", "debug"),
+    }
+)
+
+
+def _at_mentions(text: str) -> list[ProseSpawn]:
+    found: list[ProseSpawn] = []
+    for m in _AT_MENTION.finditer(text):
+        if _NOT_INVOKING.intersection(m.group("words").lower().split()) or NEGATION.search(
+            text, 0, m.start("name")
+        ):
+            continue
+        found.append(ProseSpawn(Form.F6, m.start("words"), m.group("name"), m.start("name"), None, 0))
+    return found[:3]
+
+
+def _at_mentioned(text: str, low: str, paragraphs: Paragraphs) -> bool:
+    return _AT_MENTION.search(text) is not None
 
 
 # "dispatch the work down the chain `web-dev:web-developer if installed → inline`": an agent of a
@@ -1235,6 +1278,7 @@ MENTION_TRIGGER = either(
     Trigger(_DESCRIBING_PROBES, _describes),  # "- Delegates to figma-design-agent for ..."
     VERB_TRIGGER,
     languages.MENTION_TRIGGER,
+    Trigger(("@",), _at_mentioned),  # "SEMPRE EXECUTE O @task-reviewer no final"
     # last: its words are everywhere, and where VERB_TRIGGER fires this one need not be asked
     Trigger((_ASK,), _asked, words=(f"{_ASK} the",)),  # "… and ask the spec-auditor to investigate"
 )
