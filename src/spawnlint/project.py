@@ -73,9 +73,7 @@ def build_project(
     spawns = tuple(
         Spawn(site, unit_ids.get(site.path), _resolve(site, index, settings.agents, sources))
         for path in sorted(parsed)
-        for site in _not_the_fork(
-            (*parsed[path].sites, *_confirmed(parsed[path], index, _plugin_of(sources, path)))
-        )
+        for site in (*parsed[path].sites, *_confirmed(parsed[path], index, _plugin_of(sources, path)))
         if not _names_a_skill_or_command(site, index, invocable, plugin_names, sources)
     )
     links = followed_links(sources, parsed)
@@ -216,28 +214,6 @@ def _followed_sites(
                 )
                 break
     return sites
-
-
-def _not_the_fork(sites: tuple[SpawnSite, ...]) -> tuple[SpawnSite, ...]:
-    """The sites, less those that name the agent the file itself runs forked as: a skill with
-    `context: fork` and `agent: debugger` that says "Delegate to the **debugger** agent" tells of
-    its own fork (its body is that agent's prompt). Prose only: a call (`Task(...)`) is one."""
-    forks = {_bare(s.subagent_type.value) for s in sites if s.is_fork and s.subagent_type is not None}
-    forks.discard("general-purpose")
-    if not forks:
-        return sites
-    return tuple(
-        s
-        for s in sites
-        if s.form not in (Form.F6, Form.F7)
-        or s.subagent_type is None
-        or _bare(s.subagent_type.value) not in forks
-    )
-
-
-def _bare(target: str) -> str:
-    """An agent's name without its plugin, in lower case (`shop:critic` -> `critic`)."""
-    return target.strip().rpartition(":")[2].lower()
 
 
 def _plugin_of(sources: Mapping[str, SourceFile], path: str) -> str | None:

@@ -75,7 +75,7 @@ def parse_text(path: str, text: str, kind: FileKind, all_sentences: bool = True)
     whole body first costs more than the block parse it spares: each hot block runs them anyway.)"""
     # The spawn forms and the body's other readers (their patterns take a tenth of a second to
     # compile) are imported here, not with the module: the guard reads agent definitions alone.
-    from spawnlint.parse.forms.f9_fork import fork_site
+    from spawnlint.parse.forms.f9_fork import describes_the_fork, fork_site
     from spawnlint.parse.forms.registry import has_spawn_word
     from spawnlint.parse.idle import idle_claims
     from spawnlint.parse.team import team_lines
@@ -107,13 +107,18 @@ def parse_text(path: str, text: str, kind: FileKind, all_sentences: bool = True)
         )
         fork = fork_site(path, frontmatter, lines)
     creates, members, standalone = team_lines(lines, body_start) if facts else ((), (), ())
+    sites = facts.sites if facts else ()
+    candidates = facts.candidates if facts else ()
+    if fork and (sites or candidates):
+        sites = tuple(s for s in sites if not describes_the_fork(s, fork[0], lines))
+        candidates = tuple(s for s in candidates if not describes_the_fork(s, fork[0], lines))
     return ParsedFile(
         path=path,
         kind=kind,
         agents=(agent,) if agent else (),
         unit_frontmatter=unit_fm,
-        sites=tuple(fork) + (facts.sites if facts else ()),
-        candidates=facts.candidates if facts else (),
+        sites=tuple(fork) + sites,
+        candidates=candidates,
         sentences=facts.sentences if facts else (),
         sections=facts.sections if facts else (),
         suppressions=suppressions(lines, markdown=True, hash_comments_until=body_start)

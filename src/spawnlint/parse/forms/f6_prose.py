@@ -82,15 +82,19 @@ _ONE_OF_THEM = lazy.compile(
     rf"^\s*{vocabulary.alternation(vocabulary.SPAWNED_PRONOUNS)}\b(?!\s+(?:of|more|by|at|step|file))",
     re.IGNORECASE,
 )
+# Agents made to run now, not defined: "create 3 new subagents that use the Task tool to build it
+# in parallel" (not "create a new subagent in `.claude/agents/`")
+_MADE_TO_RUN = lazy.compile(r"\bin\s+parallel\b|\b(?:Agent|Task)\s+tool\b")
 _SUBAGENT_NAMED = lazy.compile(r"\bsub-?agents?\b", re.IGNORECASE)
 # "Dispatch an independent reviewer or subagent": a sub-agent as the other choice
 _OR_A_SUBAGENT = lazy.compile(
     r"^\s*(?:a|an|one)\s+(?:[\w-]+\s+){1,3}?(?:or|and/or)\s+(?:a\s+|an\s+)?sub-?agents?\b" + COMPOUND_HEAD,
     re.IGNORECASE,
 )
+# (after a strong verb a sub-task is one too: "dispatch this as a subtask … saving your own context")
 _AS_SUBAGENTS = lazy.compile(
     r"\bas\s+(?:an?\s+)?(?:[\w-]+\s+){0,3}?"
-    + vocabulary.alternation(vocabulary.SPAWNED_NOUNS, plural=True)
+    + vocabulary.alternation((*vocabulary.SPAWNED_NOUNS, "sub(-)task"), plural=True)
     + r"\b",
     re.IGNORECASE,
 )
@@ -290,7 +294,7 @@ def sentence_spawns(text: str) -> list[ProseSpawn]:
         if (
             generic
             and not _SELF.search(plain[: generic.end()])
-            and word not in ("call", "send", "create", "form")
+            and (word not in ("call", "send", "create", "form") or _MADE_TO_RUN.search(clause) is not None)
         ):
             names = teammate_names(text, verb.end)  # "Spawn a teammate named 'coder-1'"
             if names:
@@ -841,6 +845,8 @@ EXAMPLES = FormExamples(
         "**Large inputs — parallel subagents:** Dispatch all four in one turn, then merge.",
         "Use Task agents to gather context from the linked issues.",
         "Use the Task agent for deep research on:",  # the tool's agent, with its article
+        "You can dispatch this as a subtask with the brief, saving your own context.",
+        "Create 3 new subagents that use the Task tool to build it in parallel.",  # made to run
         "2. **Fan out readers** — one agent per unit, each returning a structured summary.",  # a label
         "Use the `templates/discovery-prompt.md` template to dispatch a source discovery subagent.",
         "Run the checks via parallel subagents, one per file.",
@@ -851,6 +857,11 @@ EXAMPLES = FormExamples(
     ),
     invalid=(
         "Use the Task agent's findings as the summary.",  # what it has
+        "- You want to delegate tasks to another AI agent without leaving the editor",  # a wish
+        "**Why**: Delegate to focused agents with their own tools and prompts.",  # a reason
+        'Add guidance: "Use subagents for parallel, independent workstreams. Otherwise work directly."',
+        "Current models proactively spawn subagents for small tasks.",  # what models do
+        "For detailed guidance, use the `database-reviewer` agent.",  # a pointer for the reader
         # a condition that supposes something able to spawn; a tool's row; who runs a CLI
         "When the smoke target can spawn subagents or worktrees, the checkout must hold it all.",
         "| **Task** | Spawn subagents |",

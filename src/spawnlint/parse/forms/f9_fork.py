@@ -5,6 +5,7 @@ file's cheap path, and has no `name` to remove. Markdown only: a Python string h
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from spawnlint.model import Form, Param, SpawnSite
@@ -45,6 +46,24 @@ def fork_site(path: str, fm: Frontmatter, lines: list[str]) -> list[SpawnSite]:
             told_to_report=False,
         )
     ]
+
+
+def describes_the_fork(site: SpawnSite, fork: SpawnSite, lines: list[str]) -> bool:
+    """Whether a sentence of a forked skill's body names the agent it already runs in: "Invoke the
+    planner agent to produce a plan" or "Delegate to the **debugger** agent" under `agent: planner`
+    (`debugger`) tells of the fork (the body is that agent's prompt), it spawns no second one.
+    Prose only: a call (`Task(...)`) is one; and general-purpose names a kind, not the fork ("Dispatch
+    one `general-purpose` agent per file" in a general-purpose fork spawns)."""
+    if site.form not in (Form.F6, Form.F7) or fork.subagent_type is None:
+        return False
+    value = fork.subagent_type.value.lower()
+    if value.rpartition(":")[2] == "general-purpose":
+        return False
+    names = {value, value.rpartition(":")[2]}
+    if site.subagent_type is not None and site.subagent_type.value.lower() in names:
+        return True
+    line = lines[site.line - 1].lower() if 1 <= site.line <= len(lines) else ""
+    return any(re.search(rf"(?<![\w:-]){re.escape(n)}(?![\w:-])", line) for n in names)
 
 
 EXAMPLES = FormExamples(

@@ -262,6 +262,10 @@ def is_instruction(text: str, verb: re.Match[str]) -> bool:
         or _CAPABLE.search(before)
         or _CAN_IN_A_CONDITION.search(before)
         or _MANDATE.search(before)
+        or _WISH.search(before)
+        or _REASON_LABEL.search(before)
+        or _TEXT_TO_WRITE.search(before)
+        or _POINTER.search(before)
         or (_YOU_CAN.search(before) is not None and _UP_TO.match(text, verb.end()) is not None)
     )
 
@@ -287,7 +291,7 @@ _THIRD_PARTY = lazy.compile(
     r"|(?:a|any|the)\s+(?:person|human|maintainer|reviewer|teammate|assistant)"
     # "Six arkhe commands dispatch subagents on ...", "a model can ... hand off to other agents"
     r"|commands|skills|hooks|plugins|agents|they|models?|(?:a|an|the)\s+model|llms?)\s+"
-    r"(?:(?:can|may|might|could|will|would|also|automatically|then|must|should)\s+){0,2}"
+    r"(?:(?:can|may|might|could|will|would|also|automatically|then|must|should|[a-z]+ly)\s+){0,2}"
     r"(?:[a-z]+\s+(?:and|or)\s+)?"  # "Users discover and invoke agents"
     r"(?:[a-z]+\b[^.;:]{0,40}\bto\s+"
     r"|[a-z]+\b[^.;:]{0,80},\s+(?:(?:then|and|or)\s+)?)?$",  # "can use tools and context, hand off"
@@ -341,6 +345,31 @@ _UP_TO = lazy.compile(r"\s+up\s+to\s+\d", re.IGNORECASE)
 _MANDATE = lazy.compile(
     r"(?<!\bso\s)(?<!\bsure\s)(?<!\bensure\s)\bthat\s+(?:every|each|all|any|no)\s+(?:[\w-]+\s+){1,6}?"
     r"(?:must|should|shall|will)\s+(?:always\s+|first\s+)?$",
+    re.IGNORECASE,
+)
+# "- You want to delegate tasks to another AI agent": a wish, what a skill is for (a trigger
+# condition), not an instruction
+_WISH = lazy.compile(
+    r"\b(?:you|we|users?|the\s+user)\s+(?:want|wants|wish|wishes|would\s+like|['’]d\s+like)\s+to\s+$",
+    re.IGNORECASE,
+)
+# "**Why**: Delegate to focused agents with their own tools": a reason given for a pattern
+_REASON_LABEL = lazy.compile(
+    r"(?:^|\n)[\s>*_-]*(?:\*\*|__)?(?:why|rationale|benefits?|purpose|motivation)(?:\*\*|__)?\s*[:：]"
+    r"\s*(?:\*\*|__)?\s*$",
+    re.IGNORECASE,
+)
+# 'Add guidance: "Use subagents for parallel, independent workstreams. …"': words to write into a
+# prompt, quoted after what names them
+_TEXT_TO_WRITE = lazy.compile(
+    r"\b(?:add|write|include|insert|append|guidance|instructions?|principles?|rules?|sentences?"
+    r"|wording|prompts?|like)\s*:\s*[\"“][^\"”\n]{0,60}$",
+    re.IGNORECASE,
+)
+# "For detailed guidance, use the `database-reviewer` agent": a reference for the reader
+_POINTER = lazy.compile(
+    r"(?:^|\n)[\s>*_-]*for\s+(?:more|detailed|further|additional|in-depth|deeper|full|complete)\s+"
+    r"(?:guidance|details?|information|info|help|reference|documentation|docs|explanations?|examples?)\s*,\s*$",
     re.IGNORECASE,
 )
 # "When you spawn a subagent, include the rules": the spawn is the condition of another instruction
