@@ -249,7 +249,8 @@ def _confirmed(
             key = f"{plugin}-{key}"
             agents = index[key]
         if agents and not all(a.builtin for a in agents):
-            found.append(replace(site, subagent_type=replace(target, value=key)))
+            # (a name in capitals reads as a placeholder until it resolves: "委派 ARCHITECT agent")
+            found.append(replace(site, subagent_type=replace(target, value=key, kind=ValueKind.LITERAL)))
             taken.add(site.line)
     return tuple(found)
 

@@ -9,7 +9,7 @@ import re
 from spawnlint import lazy
 from spawnlint.model import Edit, Form, Param, ValueKind
 from spawnlint.parse.forms import removal, syntax, vocabulary
-from spawnlint.parse.forms.prose import BUILTINS, code_like
+from spawnlint.parse.forms.prose import BUILTINS, code_like, is_instruction
 from spawnlint.parse.forms.spec import Claims, Doc, FormSpec, Found, Pass
 from spawnlint.parse.forms.syntax import PARAM_KEYS, Match, RawParam, is_spawn_params, split_params
 from spawnlint.parse.forms.trigger import Paragraphs, Trigger
@@ -161,7 +161,12 @@ def _positional_spawn(text: str, inner_start: int, inner: str, close: int) -> Ra
 # project), and never in a list of tools or permissions (`tools: Read, Agent(worker)`,
 # `"Task(test-runner)"` in a settings file), where the same words restrict what may be spawned.
 # (`Task(scenario-reviewer, opus, parallel):`: the model and the manner may follow, bare words)
-_BARE_ID = lazy.compile(r"\s*([\"']?)([A-Za-z][\w.-]*(?::{1,2}[\w.-]+)*)\1(?:\s*,\s*[a-z][\w.-]*){0,3}\s*$")
+# (or the agent by its file: `Agent("agents/workflow-review-runner.md")`, an agent of the project where
+# that file defines one)
+_BARE_ID = lazy.compile(
+    r"\s*([\"']?)([A-Za-z][\w.-]*(?::{1,2}[\w.-]+)*|(?:[\w.-]+/)*agents/[\w.-]+\.md)\1"
+    r"(?:\s*,\s*[a-z][\w.-]*){0,3}\s*$"
+)
 _TOOL_LIST = lazy.compile(
     r"\btools?\s*[:=]|-tools\b|\bpermissions?\b|\ballow|\bdeny\b|[,\[\"'(]\s*$", re.IGNORECASE
 )
@@ -174,8 +179,14 @@ _STANDS_ALONE = lazy.compile(
 # or the object of a verb of calling: "Use Task(Explore) to map the codebase" (a built-in there
 # is a spawn as it stands; a list item "`Agent(Plan)`: …" under "Always deny" is a permission)
 _CALLING = (*vocabulary.STRONG_VERBS, "use", "call", "run", "via", "using")
-_CALLED = lazy.compile(rf"[^\n]*\b(?i:{vocabulary.alternation(_CALLING)})\s+[`*]*")
+# ("Spawn one `Agent(...)` per lane": a count between; "Orchestrators spawn `Agent(...)`" tells what
+# another does, no instruction)
+_CALLED = lazy.compile(
+    rf"[^\n]*\b(?P<verb>(?i:{vocabulary.alternation(_CALLING)}))\s+(?:(?i:one|an?|the|\d+)\s+)?[`*]*"
+)
 _BUILTIN = lazy.compile(rf"{BUILTINS}")
+
+_WORD = lazy.compile(r"\w+")
 _ARROW_BEFORE = lazy.compile(r"(?:→|->|=>)\s*[`*]*$")
 _LIST_GOES_ON = lazy.compile(r"\s*[,\]\"']")
 
@@ -194,7 +205,9 @@ def bare_calls(text: str, taken: list[Match]) -> list[tuple[Match, bool]]:
         if bare is None or code_like(bare.group(2)) or bare.group(2) in vocabulary.SPAWN_TOOLS:
             continue
         before = text[text.rfind("\n", 0, m.start()) + 1 : m.start()]
-        called = _CALLED.fullmatch(before) is not None
+        calling = _CALLED.fullmatch(before)
+        verb = _WORD.match(before, calling.start("verb")) if calling is not None else None
+        called = verb is not None and is_instruction(before, verb)
         if (
             not (_STANDS_ALONE.fullmatch(before) or called)
             or _TOOL_LIST.search(before)
@@ -326,6 +339,7 @@ EXAMPLES = FormExamples(
         '<Task id="t1" status="open">Write the report</Task>',  # a task of a plan, as markup
         "**Always deny:**\n\n- `Agent(Plan)`: blocks the built-in Plan subagent.",  # a permission
         'job = Task("Process the whole queue")',  # another API's object, kept
+        "Orchestrators spawn `Agent(Explore)` before calling this skill.",  # what another does
     ),
 )
 

@@ -170,7 +170,8 @@ _CLI_RUN = lazy.compile(rf"`{vocabulary.alternation(vocabulary.HARNESS_COMMANDS)
 # "invoke `x`" with no agent word near runs a skill, a command or a CLI as often as an agent
 # (the tool's names as written: "before marking each task done" names no agent)
 # (not a word's tail: "load the key into gpg-agent", "the ssh-agent" are programs)
-_AGENT_WORD = lazy.compile(rf"(?<![\w-])(?:(?i:{CORE_NOUN})\b|(?:Agent|Task)\b)")
+# (not what an agent has: "invoke `wiki-update` via the agent's native skill mechanism")
+_AGENT_WORD = lazy.compile(rf"(?<![\w-])(?:(?i:{CORE_NOUN})\b|(?:Agent|Task)\b)(?!['’]s)")
 _EMPHASIS = lazy.compile(r"\*\*|__")
 
 
@@ -862,6 +863,9 @@ EXAMPLES = FormExamples(
         'Add guidance: "Use subagents for parallel, independent workstreams. Otherwise work directly."',
         "Current models proactively spawn subagents for small tasks.",  # what models do
         "For detailed guidance, use the `database-reviewer` agent.",  # a pointer for the reader
+        "Copy the file into `.claude/agents/` so `/plan` can invoke it as a subagent.",  # made possible
+        'Ask the author: "Does this skill spawn sub-agents or teams? If yes, which primitive?"',
+        "Orchestrators spawn subagents for autonomous cleanup; this skill runs inline.",  # others' leads
         # a condition that supposes something able to spawn; a tool's row; who runs a CLI
         "When the smoke target can spawn subagents or worktrees, the checkout must hold it all.",
         "| **Task** | Spawn subagents |",

@@ -465,6 +465,16 @@ def _unbold_noun(text: str) -> str:
     return _BOLD_NAME_AND_NOUN.sub(r"**\g<name>**\g<space>\g<noun>", text)
 
 
+# An agent named plainly right after a verb of a language that writes words together, its noun after
+# it (English or the language's own): "委派 ARCHITECT agent", "使用 planner 代理" (a candidate)
+_NAMED_AFTER_VERB = lazy.compile(
+    r"[ \t]*(?:给|給)?[ \t]*(?:\*\*)?(?P<name>[A-Za-z][\w-]*)(?:\*\*)?[ \t]*"
+    + r"(?i:agent|"
+    + "|".join(n for language in vocabulary.LANGUAGES if not language.spaced for n in language.agent_nouns)
+    + r")"
+)
+
+
 def foreign_mentions(text: str) -> list[ProseSpawn]:
     text = _unbold_noun(text)
     for grammar in _grammars_for(text):
@@ -481,6 +491,13 @@ def foreign_mentions(text: str) -> list[ProseSpawn]:
                     ]
             continue
         if not grammar.language.spaced:
+            for verb in grammar.verb.finditer(text):  # "委派 ARCHITECT agent", "交给 reviewer 代理"
+                clause_start, clause, negated = _foreign_clause(grammar, text, verb)
+                named = None if negated else _NAMED_AFTER_VERB.match(text, verb.end())
+                if named:
+                    return [
+                        ProseSpawn(Form.F6, verb.start(), named.group("name"), named.start("name"), None, 0)
+                    ]
             continue
         for verb in grammar.verb.finditer(text):
             clause_start, clause, negated = _foreign_clause(grammar, text, verb)
@@ -538,7 +555,28 @@ def _verb_last(text: str, low: str, paragraphs: Paragraphs) -> bool:
     )
 
 
+def _named_after_a_verb(text: str, low: str, paragraphs: Paragraphs) -> bool:
+    """`_NAMED_AFTER_VERB` after a verb of a language that writes words together and its verb first."""
+    return not text.isascii() and any(
+        _NAMED_AFTER_VERB.match(text, m.end()) is not None
+        for g in _grammars_for(text)
+        if not g.language.spaced and not g.language.verb_last
+        for m in g.verb.finditer(text)
+    )
+
+
 MENTION_TRIGGER = either(
+    Trigger(
+        tuple(
+            dict.fromkeys(
+                p
+                for language in vocabulary.LANGUAGES
+                if not language.spaced and not language.verb_last
+                for p in vocabulary.probes(language.verbs)
+            )
+        ),
+        _named_after_a_verb,
+    ),
     Trigger(
         tuple(
             dict.fromkeys(
@@ -625,8 +663,8 @@ def _used(grammar: _Grammar, clause: str) -> bool:
     """Whether a verb of using has an agent or the tool as its object, right after it (a count
     at most between): "用 subagent 并行", not "用 grep 找出 subagent 定义" (grep is what is used).
     A language whose words have spaces finds the object after its verb on its own."""
-    if grammar.language.spaced:
-        return True
+    if grammar.language.spaced or _NAMED_AFTER_VERB.match(clause):
+        return True  # (an agent by its name and noun: "使用 ARCHITECT agent")
     rest = clause.lstrip(" \t*_")
     count = _COUNTS.get(grammar.language.code)
     counted = count.match(rest) if count else None

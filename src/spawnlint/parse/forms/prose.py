@@ -266,7 +266,9 @@ def is_instruction(text: str, verb: re.Match[str]) -> bool:
         or _REASON_LABEL.search(before)
         or _TEXT_TO_WRITE.search(before)
         or _POINTER.search(before)
+        or _SO_IT_CAN.search(before)
         or (_YOU_CAN.search(before) is not None and _UP_TO.match(text, verb.end()) is not None)
+        or (_YES_NO.search(before) is not None and _ASKED_AFTER.match(text, verb.end()) is not None)
     )
 
 
@@ -290,7 +292,8 @@ _THIRD_PARTY = lazy.compile(
     r"\b(?:users?|the\s+user|claude(?:\s+code)?|developers?|authors?|people|humans?|someone|anyone"
     r"|(?:a|any|the)\s+(?:person|human|maintainer|reviewer|teammate|assistant)"
     # "Six arkhe commands dispatch subagents on ...", "a model can ... hand off to other agents"
-    r"|commands|skills|hooks|plugins|agents|they|models?|(?:a|an|the)\s+model|llms?)\s+"
+    r"|commands|skills|hooks|plugins|agents|they|models?|(?:a|an|the)\s+model|llms?"
+    r"|orchestrators|(?:an|any)\s+orchestrator)\s+"  # other agents' leads (the orchestrator: the model)
     r"(?:(?:can|may|might|could|will|would|also|automatically|then|must|should|[a-z]+ly)\s+){0,2}"
     r"(?:[a-z]+\s+(?:and|or)\s+)?"  # "Users discover and invoke agents"
     r"(?:[a-z]+\b[^.;:]{0,40}\bto\s+"
@@ -337,6 +340,11 @@ _CAN_IN_A_CONDITION = lazy.compile(
     r"[^,;:.!?()]{1,60}?(?<!\byou)(?<!\bwe)\s(?:can|could|might|will|would)\s+(?:also\s+)?$",
     re.IGNORECASE,
 )
+# "Does this skill spawn sub-agents or teams?": a question about what something does
+_YES_NO = lazy.compile(
+    r"(?:^|[\"“:]\s*)(?:does|do|did|will|is|are)\s+(?:this|the|it|your|its|a|an)\b[^.;:!?]{0,40}$", re.I
+)
+_ASKED_AFTER = lazy.compile(r"[^.;:!?\n]{0,80}\?")
 # "You can run up to 500 concurrent agents per account": a limit told of
 _YOU_CAN = lazy.compile(r"\b(?:you|we|users?)\s+can\s+$", re.IGNORECASE)
 _UP_TO = lazy.compile(r"\s+up\s+to\s+\d", re.IGNORECASE)
@@ -365,6 +373,11 @@ _TEXT_TO_WRITE = lazy.compile(
     r"\b(?:add|write|include|insert|append|guidance|instructions?|principles?|rules?|sentences?"
     r"|wording|prompts?|like)\s*:\s*[\"“][^\"”\n]{0,60}$",
     re.IGNORECASE,
+)
+# "Copy it into `.claude/agents/` so `/plan` and `/code-review` can invoke it as a subagent": what
+# the step makes possible for something else
+_SO_IT_CAN = lazy.compile(
+    r"\bso(?:\s+that)?\s+(?!you\b|we\b)[^,;:.!?]{1,60}?\s(?:can|could|will|would|may)\s+$", re.IGNORECASE
 )
 # "For detailed guidance, use the `database-reviewer` agent": a reference for the reader
 _POINTER = lazy.compile(

@@ -298,6 +298,10 @@ def _introduces_a_command_line(lines: list[str], block: Block) -> bool:
 _ROLE_PROMPT = lazy.compile(r"\s*you\s+are\s+(?:an?|the)\s", re.IGNORECASE)
 
 
+# a fence that opens with a call of another tool: its strings are that call's arguments
+_OTHER_CALL = lazy.compile(r"\s*(?!(?:Agent|Task)\b)[A-Z][A-Za-z]+\s*\(")
+
+
 def _quoted_instruction(doc: Doc, block: Block) -> bool:
     if block.fence_open is None:
         return False
@@ -309,6 +313,8 @@ def _quoted_instruction(doc: Doc, block: Block) -> bool:
         return False  # "> Use the code-reviewer subagent to check my changes": what a user types
     if _ROLE_PROMPT.match(first):
         return False  # "You are the project manager for …": a prompt written for another model
+    if _OTHER_CALL.match(first):
+        return False  # "AskUserQuestion({ … options: [{ description: "Spawn parallel workers" }] })": shown
     lead = previous_nonblank(lines, block.fence_open - 1, max(0, block.fence_open - 3))
     return lead is None or not _EXAMPLE_LEAD.search(lines[lead])
 
