@@ -8,6 +8,7 @@ import re
 from functools import lru_cache
 
 from spawnlint import lazy
+from spawnlint.model import Form
 from spawnlint.parse.forms import vocabulary
 from spawnlint.parse.text import CODE_SPAN, HEADING_IN_TEXT, RawSite, Structure, previous_nonblank
 
@@ -26,6 +27,16 @@ _OUT_OF_SCOPE = lazy.compile(
 _NOT_FOR = lazy.compile(
     r"\b(?:(?:should|must)\s+not\s+be\s+used|(?:do\s+not|don't)\s+use\s+(?:this|the)\s+(?:skill|command))"
     r"\s+(?:when|for|if)\b|^\W*when\s+not\s+to\s+use\b",
+    re.IGNORECASE,
+)
+
+
+# pointers for the reader: "## See Also" / "- `code-reviewer` agent — pre/post review", "**Related
+# resources:**" / "- **After**: Use the `code-reviewer` agent to verify the refactoring" (not "## Related
+# Agents", which may say what the unit runs: "This command invokes the `e2e-runner` agent")
+_POINTERS = lazy.compile(
+    r"^[\s#>*_-]*(?:\*\*|__)?\s*(?:related(?:\s+(?:resources|docs|documentation|links|reading))?|see\s+also"
+    r"|further\s+reading)\s*(?:\*\*|__)?\s*:?\s*(?:\*\*|__)?\s*$",
     re.IGNORECASE,
 )
 
@@ -156,8 +167,11 @@ def is_counter_example(structure: Structure, site: RawSite, documents: tuple[tup
     heading, *leads = _context_lines(structure, site)[1:] or [""]
     if heading and (_COUNTER_EMOJI.search(heading) or _OUT_OF_SCOPE.match(heading)):
         return True
-    if any(_NOT_FOR.search(line) for line in [heading, *leads, *_list_lead(structure, site.line)]):
+    listed_under = _list_lead(structure, site.line)
+    if any(_NOT_FOR.search(line) for line in [heading, *leads, *listed_under]):
         return True
+    if site.form in (Form.F6, Form.F7) and any(_POINTERS.match(line) for line in [heading, *listed_under]):
+        return True  # a pointer for the reader, not a step
     for line in [heading, *leads]:
         if _LEADING_EMOJI.match(line):
             return True

@@ -866,6 +866,7 @@ EXAMPLES = FormExamples(
         "Copy the file into `.claude/agents/` so `/plan` can invoke it as a subagent.",  # made possible
         'Ask the author: "Does this skill spawn sub-agents or teams? If yes, which primitive?"',
         "Orchestrators spawn subagents for autonomous cleanup; this skill runs inline.",  # others' leads
+        "## See Also\n\n- Launch the **code-reviewer** agent for a second opinion.",  # a pointer
         # a condition that supposes something able to spawn; a tool's row; who runs a CLI
         "When the smoke target can spawn subagents or worktrees, the checkout must hold it all.",
         "| **Task** | Spawn subagents |",
@@ -1080,7 +1081,8 @@ _NAME = r"(?P<name>`[^`\s]{2,60}`|\*\*[^*\n]{2,60}\*\*|@?[A-Za-z][\w.:-]*(?:\s+[
 # command or tool is none of an agent.
 _AFTER_STRONG = lazy.compile(
     r"^\s+(?:to\s+)?(?:(?:(?:the|our|your)\s+)(?P<plain>[a-z][a-z0-9]*)\b"
-    r"|(?P<bare>[a-z][a-z0-9]+)(?=[ \t]*$|[ \t]*(?:→|->|\+|,|\(|\.(?:\s|$))|[ \t]+(?:then|in\s+parallel)\b)"
+    r"|(?P<bare>[A-Za-z][a-z0-9]+)(?:\*\*)?"
+    r"(?=[ \t]*$|[ \t]*(?:→|->|\+|,|\(|\.(?:\s|$))|[ \t]+(?:then|in\s+parallel)\b)"
     r"|(?:(?:the|our|your|one)\s+)?"
     # an id with a hyphen or a colon, in any case ("launch Code-Smith": agents of one public plugin)
     r"(?P<marked>`@?[^`\s]{2,60}`|\*\*[^*\n]{2,60}\*\*|@?[A-Za-z][\w.]*(?:[-:][\w.]+)+))" + NOT_AN_AGENT_AFTER

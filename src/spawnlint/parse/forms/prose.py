@@ -249,24 +249,8 @@ def is_instruction(text: str, verb: re.Match[str]) -> bool:
     return not (
         # "do **not** fan out"; not "(it never means none), then spawn": an aside closed before the verb
         NEGATION.search(_outside_asides(before.replace("*", "").replace("__", "")))
-        or _NOUN_BEFORE.search(before)
-        or _PASSIVE.search(before)
-        or _BY_A_COMMAND.search(before)
+        or any(p.search(before) for p in _NOT_AN_INSTRUCTION_BEFORE)
         or (_THIRD_PARTY.search(before) and not _CONDITION_CLOSED.search(before))
-        or _SUBJECT_BEFORE.search(before)
-        or _TOLD_TO_CLAUDE.search(before)
-        or _WHEN_YOU.search(before)
-        or _HABITUAL.search(before)
-        or _PROGRESSIVE.search(before)
-        or _ENABLED.search(before)
-        or _CAPABLE.search(before)
-        or _CAN_IN_A_CONDITION.search(before)
-        or _MANDATE.search(before)
-        or _WISH.search(before)
-        or _REASON_LABEL.search(before)
-        or _TEXT_TO_WRITE.search(before)
-        or _POINTER.search(before)
-        or _SO_IT_CAN.search(before)
         or (_YOU_CAN.search(before) is not None and _UP_TO.match(text, verb.end()) is not None)
         or (_YES_NO.search(before) is not None and _ASKED_AFTER.match(text, verb.end()) is not None)
     )
@@ -861,3 +845,25 @@ def bullet_reference(item: str, strong_lead: bool) -> tuple[str, int] | None:
     ):
         return None
     return name, m.end() + ref.start("name")
+
+
+# What stands before a verb that makes it no instruction (each pattern above says what it reads)
+_NOT_AN_INSTRUCTION_BEFORE = (
+    _NOUN_BEFORE,
+    _PASSIVE,
+    _BY_A_COMMAND,
+    _SUBJECT_BEFORE,
+    _TOLD_TO_CLAUDE,
+    _WHEN_YOU,
+    _HABITUAL,
+    _PROGRESSIVE,
+    _ENABLED,
+    _CAPABLE,
+    _CAN_IN_A_CONDITION,
+    _MANDATE,
+    _WISH,
+    _REASON_LABEL,
+    _TEXT_TO_WRITE,
+    _POINTER,
+    _SO_IT_CAN,
+)
