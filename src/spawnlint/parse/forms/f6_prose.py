@@ -50,9 +50,11 @@ _GENERIC = lazy.compile(
     r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+\+?"
     r"(?:\s*[-–]\s*\d+)?|several|multiple|parallel|new|fresh|separate|dedicated|additional|another|both|all|these"
     r"|specialized|specialised|specialist|independent|individual|background)"
-    # the words before "agents" describe them: "both users and agents" joins a second noun (a
-    # slash joins two words of one: "a research/exploration agent")
-    rf"\s+(?:(?!(?:and|or|nor)\s)[\w*`-]+(?:/[\w-]+)?\s+){{0,3}}?{CORE_NOUN}\b" + COMPOUND_HEAD,
+    # the words before "agents" describe them: "both users and agents" joins a second noun, and a
+    # relative clause ends the object ("launches an interactive TUI that agents cannot operate"); a
+    # slash joins two words of one: "a research/exploration agent"
+    rf"\s+(?:(?!(?:and|or|nor|that|which|who|where)\s)[\w*`-]+(?:/[\w-]+)?\s+){{0,3}}?{CORE_NOUN}\b"
+    + COMPOUND_HEAD,
     re.IGNORECASE,
 )
 # After a strong verb, one agent by its role: "launch a fresh implementer", "dispatch a verifier",
@@ -867,6 +869,7 @@ EXAMPLES = FormExamples(
         'Ask the author: "Does this skill spawn sub-agents or teams? If yes, which primitive?"',
         "Orchestrators spawn subagents for autonomous cleanup; this skill runs inline.",  # others' leads
         "## See Also\n\n- Launch the **code-reviewer** agent for a second opinion.",  # a pointer
+        "Launch an interactive screen that agents can watch while you type.",  # a relative clause
         # a condition that supposes something able to spawn; a tool's row; who runs a CLI
         "When the smoke target can spawn subagents or worktrees, the checkout must hold it all.",
         "| **Task** | Spawn subagents |",
