@@ -145,15 +145,18 @@ _MEMORY_FILES = frozenset({"CLAUDE.MD", "AGENTS.MD"})
 
 def _follow(ref: str, source: SourceFile, sources: Mapping[str, SourceFile]) -> str | None:
     """The markdown file of the project a reference names: `${CLAUDE_PLUGIN_ROOT}/x` from the
-    plugin's root; `./x`, `../x` and `x/y.md` from the file's folder, then from the plugin's root,
-    then (`x/y.md` only) from the repository's root, as its author wrote it (a bare "plan.md" or
-    `@CLAUDE.md` is the user's file as often as the plugin's: none; a CLAUDE.md or AGENTS.md is
-    the memory of whatever project is open, unless the plugin's root is named)."""
+    plugin's root; `~/.claude/x` from the personal configuration's own folder; `./x`, `../x` and
+    `x/y.md` from the file's folder, then from the plugin's root, then (`x/y.md` only) from the
+    repository's root, as its author wrote it (a bare "plan.md" or `@CLAUDE.md` is the user's file
+    as often as the plugin's: none; a CLAUDE.md or AGENTS.md is the memory of whatever project is
+    open, unless the plugin's root is named). An agent's file counts: a unit that includes it to
+    take on its role ("Read @~/.claude/agents/flow/supervisor.md to assume the supervisor role")
+    spawns where it does."""
     root = source.plugin.root
     here = posixpath.dirname(source.path)
     if ref.startswith("${CLAUDE_PLUGIN_ROOT}/"):
         tries = [posixpath.join(root, ref.partition("/")[2])]
-    elif ref.startswith("~/.claude/"):  # a personal configuration names its own folder so
+    elif ref.startswith("~/.claude/"):  # the configuration's own folder (`_config_folder`)
         folder = _config_folder(source.path)
         tries = [] if folder is None else [posixpath.join(folder, ref[len("~/.claude/") :])]
     elif "/" not in ref or posixpath.basename(ref).upper() in _MEMORY_FILES:

@@ -469,9 +469,14 @@ def _unbold_noun(text: str) -> str:
 # it (English or the language's own): "委派 ARCHITECT agent", "使用 planner 代理" (a candidate)
 _NAMED_AFTER_VERB = lazy.compile(
     r"[ \t]*(?:给|給)?[ \t]*(?:\*\*)?(?P<name>[A-Za-z][\w-]*)(?:\*\*)?[ \t]*"
-    + r"(?i:agent|"
-    + "|".join(n for language in vocabulary.LANGUAGES if not language.spaced for n in language.agent_nouns)
-    + r")"
+    + "(?i:"
+    + vocabulary.alternation(
+        (
+            "agent",
+            *(n for language in vocabulary.LANGUAGES if not language.spaced for n in language.agent_nouns),
+        )
+    )
+    + ")"
 )
 
 
@@ -492,7 +497,7 @@ def foreign_mentions(text: str) -> list[ProseSpawn]:
             continue
         if not grammar.language.spaced:
             for verb in grammar.verb.finditer(text):  # "委派 ARCHITECT agent", "交给 reviewer 代理"
-                clause_start, clause, negated = _foreign_clause(grammar, text, verb)
+                negated = _foreign_clause(grammar, text, verb)[2]
                 named = None if negated else _NAMED_AFTER_VERB.match(text, verb.end())
                 if named:
                     return [
