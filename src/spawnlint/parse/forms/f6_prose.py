@@ -53,7 +53,9 @@ _GENERIC = lazy.compile(
     # the words before "agents" describe them: "both users and agents" joins a second noun, and a
     # relative clause ends the object ("launches an interactive TUI that agents cannot operate"); a
     # slash joins two words of one: "a research/exploration agent"
-    rf"\s+(?:(?!(?:and|or|nor|that|which|who|where)\s)[\w*`-]+(?:/[\w-]+)?\s+){{0,3}}?{CORE_NOUN}\b"
+    # (the noun may be the tool's name in a code span: "Spawn a background `Agent` named `x`"; a
+    # word may be a command's: "spin up a `/research` subagent")
+    rf"\s+(?:(?!(?:and|or|nor|that|which|who|where)\s)`?/?[\w*`-]+(?:/[\w-]+)?\s+){{0,3}}?`?{CORE_NOUN}\b`?"
     + COMPOUND_HEAD,
     re.IGNORECASE,
 )
@@ -850,6 +852,8 @@ EXAMPLES = FormExamples(
         "Use the Task agent for deep research on:",  # the tool's agent, with its article
         "You can dispatch this as a subtask with the brief, saving your own context.",
         "Create 3 new subagents that use the Task tool to build it in parallel.",  # made to run
+        "Spawn a background `Agent` that polls the pull request every two minutes.",  # the tool's name
+        "For each open question, spin up a `/research` subagent to answer it.",  # a command's word
         "2. **Fan out readers** — one agent per unit, each returning a structured summary.",  # a label
         "Use the `templates/discovery-prompt.md` template to dispatch a source discovery subagent.",
         "Run the checks via parallel subagents, one per file.",
