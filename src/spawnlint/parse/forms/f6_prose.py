@@ -53,9 +53,10 @@ _GENERIC = lazy.compile(
     # the words before "agents" describe them: "both users and agents" joins a second noun, and a
     # relative clause ends the object ("launches an interactive TUI that agents cannot operate"); a
     # slash joins two words of one: "a research/exploration agent"
-    # (the noun may be the tool's name in a code span: "Spawn a background `Agent` named `x`"; a
-    # word may be a command's: "spin up a `/research` subagent")
-    rf"\s+(?:(?!(?:and|or|nor|that|which|who|where)\s)`?/?[\w*`-]+(?:/[\w-]+)?\s+){{0,3}}?`?{CORE_NOUN}\b`?"
+    # (the noun may be the tool's name in a code span: "Spawn a background `Agent` named `x`", not
+    # its call, "Spawn one `Agent("agents/x.md")`", F1's; a word may be a command's: "spin up a
+    # `/research` subagent")
+    rf"\s+(?:(?!(?:and|or|nor|that|which|who|where)\s)`?/?[\w*`-]+(?:/[\w-]+)?\s+){{0,3}}?`?{CORE_NOUN}\b(?!\()`?"
     + COMPOUND_HEAD,
     re.IGNORECASE,
 )
@@ -86,9 +87,10 @@ _ONE_OF_THEM = lazy.compile(
     rf"^\s*{vocabulary.alternation(vocabulary.SPAWNED_PRONOUNS)}\b(?!\s+(?:of|more|by|at|step|file))",
     re.IGNORECASE,
 )
-# Agents made to run now, not defined: "create 3 new subagents that use the Task tool to build it
-# in parallel" (not "create a new subagent in `.claude/agents/`")
-_MADE_TO_RUN = lazy.compile(r"\bin\s+parallel\b|\b(?:Agent|Task)\s+tool\b")
+# Agents made to run now, not defined, as the other languages read them (vocabulary.Language's
+# making_verbs): "create 3 new subagents that use the Task tool to build it in parallel" (not
+# "create a new subagent in `.claude/agents/`")
+_IN_PARALLEL = lazy.compile(r"\bin\s+parallel\b", re.IGNORECASE)
 _SUBAGENT_NAMED = lazy.compile(r"\bsub-?agents?\b", re.IGNORECASE)
 # "Dispatch an independent reviewer or subagent": a sub-agent as the other choice
 _OR_A_SUBAGENT = lazy.compile(
@@ -98,7 +100,7 @@ _OR_A_SUBAGENT = lazy.compile(
 # (after a strong verb a sub-task is one too: "dispatch this as a subtask … saving your own context")
 _AS_SUBAGENTS = lazy.compile(
     r"\bas\s+(?:an?\s+)?(?:[\w-]+\s+){0,3}?"
-    + vocabulary.alternation((*vocabulary.SPAWNED_NOUNS, "sub(-)task"), plural=True)
+    + vocabulary.alternation((*vocabulary.SPAWNED_NOUNS, *vocabulary.SPAWNED_TASKS), plural=True)
     + r"\b",
     re.IGNORECASE,
 )
@@ -299,7 +301,11 @@ def sentence_spawns(text: str) -> list[ProseSpawn]:
         if (
             generic
             and not _SELF.search(plain[: generic.end()])
-            and (word not in ("call", "send", "create", "form") or _MADE_TO_RUN.search(clause) is not None)
+            and (
+                word not in ("call", "send", "create", "form")
+                or names_the_tool(clause)
+                or _IN_PARALLEL.search(clause) is not None
+            )
         ):
             names = teammate_names(text, verb.end)  # "Spawn a teammate named 'coder-1'"
             if names:
@@ -1225,13 +1231,7 @@ _AT_MENTION = lazy.compile(
     r"(?:^|\n|[.;:!?→>]\s*|\b(?:then|and)\s+)[\s*_>-]*(?P<words>[^\W\d_]+(?:\s+[^\W\d_]+){0,2}?)\s+"
     r"@(?:agent-)?(?P<name>[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?::[a-z][a-z0-9-]*)?)(?![\w/.@:'’-])"
 )
-_NOT_INVOKING = frozenset(
-    {
-        *("see", "read", "edit", "update", "modify", "open", "fix", "improve", "review", "check"),
-        *("refer", "like", "per", "from", "by", "about", "create", "write", "rename", "delete"),
-        *("remove", "cc", "thanks", "ping", "test", "debug"),
-    }
-)
+_NOT_INVOKING = frozenset(vocabulary.NOT_INVOKING_WORDS)
 
 
 def _at_mentions(text: str) -> list[ProseSpawn]:

@@ -326,7 +326,8 @@ _CAN_IN_A_CONDITION = lazy.compile(
 )
 # "Does this skill spawn sub-agents or teams?": a question about what something does
 _YES_NO = lazy.compile(
-    r"(?:^|[\"“:]\s*)(?:does|do|did|will|is|are)\s+(?:this|the|it|your|its|a|an)\b[^.;:!?]{0,40}$", re.I
+    r"(?:^|[\"“:]\s*)(?:does|do|did|will|is|are)\s+(?:this|the|it|your|its|a|an)\b[^.;:!?]{0,40}$",
+    re.IGNORECASE,
 )
 _ASKED_AFTER = lazy.compile(r"[^.;:!?\n]{0,80}\?")
 # "You can run up to 500 concurrent agents per account": a limit told of
@@ -364,7 +365,7 @@ _SO_IT_CAN = lazy.compile(
     r"\bso(?:\s+that)?\s+(?!you\b|we\b)[^,;:.!?]{1,60}?\s(?:can|could|will|would|may)\s+$", re.IGNORECASE
 )
 # "For detailed guidance, use the `database-reviewer` agent": a reference for the reader
-_POINTER = lazy.compile(
+_FOR_MORE = lazy.compile(
     r"(?:^|\n)[\s>*_-]*for\s+(?:more|detailed|further|additional|in-depth|deeper|full|complete)\s+"
     r"(?:guidance|details?|information|info|help|reference|documentation|docs|explanations?|examples?)\s*,\s*$",
     re.IGNORECASE,
@@ -864,6 +865,6 @@ _NOT_AN_INSTRUCTION_BEFORE = (
     _WISH,
     _REASON_LABEL,
     _TEXT_TO_WRITE,
-    _POINTER,
+    _FOR_MORE,
     _SO_IT_CAN,
 )

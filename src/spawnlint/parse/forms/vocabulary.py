@@ -140,6 +140,13 @@ GROUP_NOUNS = (TEAM_NOUN, "panel")
 # The spawn tools by their names as written (`Task(...)`, "the `Agent` tool"), and as prose names
 # them in any case (`the task tool`).
 SPAWN_TOOLS = ("Agent", "Task")
+# Words before an @-mentioned agent that read or change it, or name it in passing, rather than
+# invoke it: "Update @planner's prompt", "see @reviewer", "thanks @critic"
+NOT_INVOKING_WORDS = (
+    *("see", "read", "edit", "update", "modify", "open", "fix", "improve", "review", "check"),
+    *("refer", "like", "per", "from", "by", "about", "create", "write", "rename", "delete"),
+    *("remove", "cc", "thanks", "ping", "test", "debug"),
+)
 SPAWN_TOOL_WORDS = tuple(tool.lower() for tool in SPAWN_TOOLS)
 
 # Words that negate the spawn verb after them ("do not spawn", "instead of launching").
